@@ -1,0 +1,29 @@
+"""Async twins: run a sync method in a worker thread so the event loop never blocks."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+__all__ = ["twin"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+def twin(
+    method: Callable[Concatenate[S, P], R],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
+    """The `a`-prefixed async twin of a blocking method, with the same signature."""
+
+    @functools.wraps(method)
+    async def run(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(method, self, *args, **kwargs)
+
+    run.__name__ = "a" + method.__name__
+    run.__qualname__ = run.__qualname__.rsplit(".", 1)[0] + "." + run.__name__
+    run.__doc__ = f"Async twin of `{method.__name__}` (runs it off the event loop)."
+    return run

@@ -1,0 +1,161 @@
+"""Recall: the RecallM concept-graph rank and a BM25 keyword rank, fused by reciprocal rank."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+
+import attrs
+
+from .backends._port import Backend
+from .extract import ConceptExtractor, content_terms
+from .model import Fact, Hit
+from .recallm import RankedConcept, RecallParams, order_concepts, score_concepts
+
+__all__ = ["ConceptView", "Ranker", "rrf"]
+
+RRF_K = 60  # the usual reciprocal-rank-fusion constant
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+@attrs.frozen(kw_only=True)
+class ConceptView:
+    """The concepts RecallM chose for a question, in prompt order, with their contexts."""
+
+    question_concepts: tuple[str, ...]
+    concepts: tuple[RankedConcept, ...]
+    contexts: dict[str, tuple[Fact, ...]]
+
+    @property
+    def essential(self) -> tuple[str, ...]:
+        """The question's concepts that exist in the graph."""
+        return tuple(c.key for c in self.concepts if c.essential)
+
+
+def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
+    """Reciprocal rank fusion: each id scores the sum of 1 / (k + rank) over the rankings."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+class Ranker:
+    """Runs the engine reads of one recall and ranks what they return."""
+
+    def __init__(
+        self, backend: Backend, extractor: ConceptExtractor, params: RecallParams
+    ) -> None:
+        self._backend = backend
+        self._extractor = extractor
+        self._params = params
+
+    def concepts(
+        self, query: str, namespace: str, valid_at: datetime, known_at: datetime
+    ) -> ConceptView:
+        """RecallM's concept selection for a question, with the contexts valid at the basis."""
+        keys = tuple(
+            dict.fromkeys(c.key for s in self._extractor.sentences(query) for c in s.concepts)
+        )
+        p = self._params
+        if not keys:
+            return ConceptView(question_concepts=(), concepts=(), contexts={})
+        nodes, edges = self._backend.concept_graph(
+            namespace, keys, hops=p.hops, window=p.window
+        )
+        present = [k for k in keys if any(n.key == k for n in nodes)]
+        scores = score_concepts(nodes, edges, p.weight)
+        ranked = order_concepts(nodes, scores, present, p.max_concepts)
+        found = self._backend.mentions(
+            namespace, [r.key for r in ranked], valid_at, known_at, p.per_concept
+        )
+        contexts: dict[str, list[Fact]] = {}
+        for key, fact in found:
+            contexts.setdefault(key, []).append(fact)
+        return ConceptView(
+            question_concepts=keys,
+            concepts=tuple(ranked),
+            contexts={k: tuple(v) for k, v in contexts.items()},
+        )
+
+    def recall(
+        self,
+        query: str,
+        namespace: str,
+        valid_at: datetime,
+        known_at: datetime,
+        *,
+        k: int,
+        mode: str,
+    ) -> list[Hit]:
+        """The top `k` memories for `query` at the basis, best first."""
+        view = self.concepts(query, namespace, valid_at, known_at)
+        facts: dict[str, Fact] = {}
+        why: dict[str, set[str]] = {}
+        concept_rank = self._concept_rank(view, facts, why)
+        rankings: list[list[str]] = [concept_rank]
+        sources = {vid: ["concepts"] for vid in concept_rank}
+        if mode == "hybrid" or not concept_rank:
+            keyword_rank = self._keyword_rank(query, namespace, valid_at, known_at, facts)
+            rankings.append(keyword_rank)
+            for vid in keyword_rank:
+                sources.setdefault(vid, []).append("keyword")
+        fused = rrf(rankings)
+        essential = set(view.essential)
+        best = sorted(fused, key=lambda vid: (-fused[vid], vid))[:k]
+        return [
+            Hit(
+                fact=facts[vid],
+                score=fused[vid],
+                concepts=tuple(sorted(why.get(vid, ()))),
+                sources=tuple(sources[vid]),
+                essential=bool(essential & why.get(vid, set())),
+            )
+            for vid in best
+        ]
+
+    @staticmethod
+    def _concept_rank(
+        view: ConceptView, facts: dict[str, Fact], why: dict[str, set[str]]
+    ) -> list[str]:
+        """Facts of the best concepts first: essential concepts, then by descending score."""
+        order: list[str] = []
+        for concept in reversed(view.concepts):
+            for fact in view.contexts.get(concept.key, ()):
+                why.setdefault(fact.version_id, set()).add(concept.key)
+                if fact.version_id not in facts:
+                    facts[fact.version_id] = fact
+                    order.append(fact.version_id)
+        return order
+
+    def _keyword_rank(
+        self,
+        query: str,
+        namespace: str,
+        valid_at: datetime,
+        known_at: datetime,
+        facts: dict[str, Fact],
+    ) -> list[str]:
+        """BM25 over the stems of all content words, filtered by the basis in the engine."""
+        terms = list(dict.fromkeys(content_terms(query)))
+        postings, n_docs, avg_len = self._backend.postings(namespace, terms, valid_at, known_at)
+        if not postings:
+            return []
+        df = Counter(t for p in postings for t, _ in p.tf)
+        n = max(n_docs, len(postings))
+        avg = avg_len or 1.0
+        scored: list[tuple[float, str]] = []
+        for p in postings:
+            score = 0.0
+            for term, tf in p.tf:
+                idf = math.log(1.0 + (n - df[term] + 0.5) / (df[term] + 0.5))
+                norm = tf + BM25_K1 * (1 - BM25_B + BM25_B * (p.length or 1) / avg)
+                score += idf * tf * (BM25_K1 + 1) / norm
+            facts.setdefault(p.fact.version_id, p.fact)
+            scored.append((score, p.fact.version_id))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [vid for _, vid in scored]

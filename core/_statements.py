@@ -1,0 +1,123 @@
+"""Statements: the sentences of a text with their concepts, RELATED pairs, terms and valid time."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import datetime
+
+import attrs
+
+from ._time import check_interval
+from .extract import ConceptExtractor, content_terms, default_extractor
+from .model import UNSET, Unset
+from .recallm import neighbour_pairs
+from .temporal import TimeResolver, default_resolver
+
+__all__ = ["Analysed", "Analyser"]
+
+
+@attrs.frozen(kw_only=True)
+class Analysed:
+    """One statement ready to store."""
+
+    text: str
+    concepts: tuple[tuple[str, str], ...]  # (key, display), sentence order, unique keys
+    pairs: tuple[tuple[str, str], ...]  # RELATED pairs, smaller key first
+    terms: tuple[tuple[str, int], ...]  # (stem, term frequency)
+    length: int
+
+
+class Analyser:
+    """Splits texts into statements and resolves their valid time; models load lazily."""
+
+    def __init__(
+        self,
+        *,
+        extractor: ConceptExtractor | None = None,
+        resolver: TimeResolver | None | Unset = UNSET,
+        distance: int = 1,
+    ) -> None:
+        self._extractor = extractor
+        self._resolver = resolver
+        self._distance = distance
+        self._lock = threading.Lock()
+
+    @property
+    def extractor(self) -> ConceptExtractor:
+        """The concept extractor (the default one is chosen on first use)."""
+        if self._extractor is None:
+            with self._lock:
+                if self._extractor is None:
+                    self._extractor = default_extractor()
+        return self._extractor
+
+    @property
+    def resolver(self) -> TimeResolver | None:
+        """The valid-time resolver, or None when disabled."""
+        if isinstance(self._resolver, Unset):
+            self._resolver = default_resolver()
+        return self._resolver
+
+    @property
+    def extractor_name(self) -> str:
+        return self.extractor.name
+
+    @property
+    def resolver_name(self) -> str:
+        return "off" if self.resolver is None else self.resolver.name
+
+    def analyse(self, text: str) -> list[Analysed]:
+        """One `Analysed` per sentence of `text` (the whole text if no sentence is found)."""
+        out = []
+        for sentence in self.extractor.sentences(text):
+            if not sentence.text.strip():
+                continue
+            keys = [(c.key, c.display) for c in sentence.concepts]
+            out.append(self._statement(sentence.text.strip(), [keys]))
+        return out or [self._statement(text, [])]
+
+    def analyse_one(self, text: str) -> Analysed:
+        """`text` as a single statement (its sentences' concepts merged)."""
+        groups = [
+            [(c.key, c.display) for c in s.concepts] for s in self.extractor.sentences(text)
+        ]
+        return self._statement(text, groups)
+
+    def _statement(self, text: str, groups: list[list[tuple[str, str]]]) -> Analysed:
+        concepts: dict[str, str] = {}
+        pairs: list[tuple[str, str]] = []
+        for group in groups:
+            for key, display in group:
+                concepts.setdefault(key, display)
+            pairs.extend(neighbour_pairs([k for k, _ in group], self._distance))
+        terms = Counter(content_terms(text))
+        return Analysed(
+            text=text,
+            concepts=tuple(concepts.items()),
+            pairs=tuple(pairs),
+            terms=tuple(sorted(terms.items())),
+            length=sum(terms.values()),
+        )
+
+    def valid_time(
+        self,
+        text: str,
+        when: datetime,
+        valid_from: datetime | None,
+        valid_to: datetime | None | Unset,
+    ) -> tuple[datetime, datetime | None]:
+        """The valid interval of a statement recorded at `when`: an explicit `valid_from` wins,
+        else a temporal expression in the text, else `when`."""
+        explicit_to = None if isinstance(valid_to, Unset) else valid_to
+        if valid_from is not None:
+            start, end = valid_from, explicit_to
+        else:
+            resolved = self.resolver.resolve(text, when) if self.resolver else None
+            if resolved is None:
+                start, end = when, explicit_to
+            else:
+                start = resolved.valid_from
+                end = resolved.valid_to if isinstance(valid_to, Unset) else explicit_to
+        check_interval(start, end)
+        return start, end

@@ -1,0 +1,191 @@
+"""The storage port: one atomic batch write and a dozen focused reads, implemented per engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ..model import Concept, Fact, Lineage, Message
+
+__all__ = [
+    "Backend",
+    "Clock",
+    "ConceptEdge",
+    "NewFact",
+    "NewMessage",
+    "NewVersion",
+    "Posting",
+    "WriteBatch",
+    "WriteResult",
+]
+
+
+@attrs.frozen(kw_only=True)
+class Clock:
+    """A namespace's transaction-time state, read together with the engine's clock."""
+
+    last_tx: datetime | None
+    t_index: int
+    now: datetime
+
+
+@attrs.frozen(kw_only=True)
+class NewFact:
+    """A new lineage node."""
+
+    id: str
+    supersedes: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class NewVersion:
+    """A version to create, recorded at the batch's transaction time."""
+
+    fact_id: str
+    version_id: str
+    text: str
+    valid_from: datetime
+    valid_to: datetime | None
+    version: int
+    said_at: datetime | None = None  # when the statement was first said (None: the batch's at)
+    source: str | None = None
+    speaker: str | None = None
+    session: str | None = None
+    kind: str = "said"
+    supersedes: str | None = None
+    concepts: tuple[tuple[str, str], ...] = ()  # (key, display) mentioned by this text
+    terms: tuple[tuple[str, int], ...] = ()  # (stem, term frequency) for keyword search
+    length: int = 0  # number of content terms (BM25 document length)
+
+
+@attrs.frozen(kw_only=True)
+class NewMessage:
+    """A raw message to store (kept if a message with the same id already exists)."""
+
+    id: str
+    session: str | None
+    role: str | None
+    text: str
+
+
+@attrs.frozen(kw_only=True)
+class ConceptEdge:
+    """A RELATED edge of the concept graph: `src < dst` lexicographically."""
+
+    src: str
+    dst: str
+    strength: int
+    t_index: int
+
+
+@attrs.frozen(kw_only=True)
+class WriteBatch:
+    """Everything one public call writes, applied in one transaction or not at all.
+
+    Preconditions checked inside the transaction: the namespace's latest transaction time is
+    not after `at` (else `TimeRegression`), and every version in `close` is still current
+    (else `NotCurrent`).
+    """
+
+    namespace: str
+    at: datetime
+    close: tuple[str, ...] = ()
+    facts: tuple[NewFact, ...] = ()
+    versions: tuple[NewVersion, ...] = ()
+    messages: tuple[NewMessage, ...] = ()
+    # Concepts co-mentioned by new statements: (key, display) per concept and the RELATED pairs
+    # to strengthen. A batch with statements advances the namespace's t_index by one.
+    concepts: tuple[tuple[str, str], ...] = ()
+    relate: tuple[tuple[str, str], ...] = ()
+    advance_t_index: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class WriteResult:
+    """What the engine decided while applying a batch."""
+
+    at: datetime
+    t_index: int
+
+
+@attrs.frozen(kw_only=True)
+class Posting:
+    """A visible version holding some query terms, with their frequencies (for BM25)."""
+
+    fact: Fact
+    tf: tuple[tuple[str, int], ...]
+    length: int
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A storage engine. Every read filters by namespace (and basis where one is given)."""
+
+    name: str
+
+    def clock(self, namespace: str) -> Clock:
+        """The namespace's latest transaction time and t_index, with the engine's now."""
+        ...
+
+    def apply(self, batch: WriteBatch) -> WriteResult:
+        """Apply a batch atomically, checking its preconditions inside the transaction."""
+        ...
+
+    def lineage(self, fact_id: str) -> Lineage | None:
+        """All versions of a fact, oldest first, or None if no such fact exists."""
+        ...
+
+    def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
+        """Every version valid at `valid_at` as known at `known_at`."""
+        ...
+
+    def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
+        """Every version known at `known_at` (all versions ever, if None), by valid_from."""
+        ...
+
+    def concept_graph(
+        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+    ) -> tuple[list[Concept], list[ConceptEdge]]:
+        """The concepts within `hops` of the given keys whose t_index lies within `window`
+        below their start concept's, and the RELATED edges among them."""
+        ...
+
+    def mentions(
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        per_concept: int,
+    ) -> list[tuple[str, Fact]]:
+        """Visible versions mentioning each concept, newest first, at most `per_concept` each."""
+        ...
+
+    def postings(
+        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
+    ) -> tuple[list[Posting], int, float]:
+        """Visible versions holding any of `terms`, plus the visible count and mean length."""
+        ...
+
+    def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
+        """Stored messages of a namespace (and session, if given), oldest first."""
+        ...
+
+    def forget_namespace(self, namespace: str) -> int:
+        """Physically delete everything of a namespace; return the number of nodes removed."""
+        ...
+
+    def forget_fact(self, fact_id: str) -> int:
+        """Physically delete a lineage, its orphaned message, concepts and terms."""
+        ...
+
+    def namespaces(self) -> list[str]:
+        """The namespaces that hold anything."""
+        ...
+
+    def close(self) -> None:
+        """Release what the backend owns (never a driver the caller passed in)."""
+        ...

@@ -1,0 +1,430 @@
+"""The embedded engine: LadybugDB (the maintained fork of Kuzu), on disk or in memory.
+
+One connection guarded by a lock; every public write is one explicit transaction, so a
+failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .._time import END_OF_TIME, to_utc, utcnow
+from ..errors import BackendError, NotCurrent, TimeRegression
+from ..model import Concept, Fact, Lineage, Message
+from . import ladybug_cypher as q
+from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
+
+__all__ = ["LadybugBackend"]
+
+_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
+_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
+
+
+def scoped(namespace: str, key: str) -> str:
+    """The engine id of a namespace-scoped node (concept, term, message)."""
+    return namespace + _SEP + key
+
+
+def _t(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+def _open(value: datetime | None) -> datetime | None:
+    """Engine value to domain value: the END_OF_TIME sentinel means an open interval."""
+    if value is None:
+        return None
+    value = to_utc(value)
+    return None if value >= END_OF_TIME else value
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    return Fact(
+        id=row[1],
+        version_id=row[0],
+        namespace=row[2],
+        text=row[3],
+        valid_from=to_utc(row[4]),
+        valid_to=_open(row[5]),
+        recorded_at=to_utc(row[6]),
+        superseded_at=_open(row[7]),
+        version=int(row[8]),
+        source=row[9],
+        speaker=row[10],
+        session=row[11],
+        kind=row[12] or "said",
+        supersedes=row[13],
+        t_index=int(row[14] or 0),
+        said_at=to_utc(row[15]) if row[15] is not None else None,
+    )
+
+
+class LadybugBackend:
+    """Storage port on LadybugDB.
+
+    Args:
+        path: a database path on disk, or None for an in-memory database.
+        database: an already open `ladybug.Database` the caller owns (not closed by `close`).
+    """
+
+    name = "ladybug"
+
+    def __init__(self, path: str | Path | None = None, *, database: Any = None) -> None:
+        try:
+            import ladybug
+        except ImportError as e:  # pragma: no cover - ladybug is a hard dependency
+            raise BackendError("the embedded engine needs the 'ladybug' package") from e
+        self._owns_db = database is None
+        try:
+            if database is None:
+                target = ":memory:" if path is None else str(Path(path).expanduser())
+                if path is not None:
+                    Path(target).parent.mkdir(parents=True, exist_ok=True)
+                database = ladybug.Database(target)
+            self._db = database
+            self._conn = ladybug.Connection(database)
+        except RuntimeError as e:
+            raise BackendError(f"cannot open the embedded database: {e}") from e
+        self.path = None if path is None else str(path)
+        self._lock = threading.RLock()
+        self._closed = False
+        with self._lock:
+            for statement in q.SCHEMA:
+                self._run(statement)
+
+    def __repr__(self) -> str:
+        return f"LadybugBackend(path={self.path!r})"
+
+    # --- plumbing ------------------------------------------------------------------------
+    def _run(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        if self._closed:
+            raise BackendError("the store is closed")
+        try:
+            result = self._conn.execute(query, params or {})
+        except RuntimeError as e:
+            raise BackendError(f"embedded engine error: {e}") from e
+        if isinstance(result, list):  # pragma: no cover - one statement per call here
+            result = result[-1]
+        rows: list[list[Any]] = result.get_all()
+        return rows
+
+    @contextmanager
+    def _transaction(self, *, read_only: bool = False) -> Iterator[None]:
+        with self._lock:
+            self._run(q.BEGIN_READ if read_only else q.BEGIN)
+            try:
+                yield
+            except BaseException:
+                self._rollback()
+                raise
+            self._run(q.COMMIT)
+
+    def _rollback(self) -> None:
+        try:
+            self._conn.execute(q.ROLLBACK)
+        except RuntimeError:
+            pass  # the engine already rolled back when a statement failed
+
+    # --- port: clock and writes ----------------------------------------------------------
+    def clock(self, namespace: str) -> Clock:
+        with self._lock:
+            rows = self._run(q.READ_NAMESPACE, {"ns": namespace})
+        if not rows:
+            return Clock(last_tx=None, t_index=0, now=utcnow())
+        last = to_utc(rows[0][0])
+        return Clock(last_tx=None if last <= _ZERO else last, t_index=int(rows[0][1]), now=utcnow())
+
+    def apply(self, batch: WriteBatch) -> WriteResult:
+        ns = batch.namespace
+        with self._transaction():
+            last_tx, t_index, msg_seq = self._run(
+                q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO}
+            )[0]
+            last_tx = to_utc(last_tx)
+            if last_tx > batch.at:
+                raise TimeRegression(
+                    f"transaction time {batch.at.isoformat()} is earlier than namespace "
+                    f"{ns!r}'s latest ({last_tx.isoformat()})"
+                )
+            if batch.close:
+                closed = self._run(
+                    q.CLOSE_VERSIONS, {"ids": list(batch.close), "eot": END_OF_TIME, "at": batch.at}
+                )[0][0]
+                if closed != len(batch.close):
+                    raise NotCurrent("the fact's current version was closed by another write")
+            t_index = int(t_index) + (1 if batch.advance_t_index else 0)
+            msg_seq = self._write_messages(batch, int(msg_seq))
+            self._write_facts(batch, t_index)
+            self._write_concepts(batch, t_index)
+            self._write_links(batch)
+            self._run(
+                q.UPDATE_NAMESPACE,
+                {
+                    "ns": ns,
+                    "last_tx": max(last_tx, batch.at),
+                    "t_index": t_index,
+                    "msg_seq": msg_seq,
+                    "n_versions": len(batch.versions),
+                    "length": sum(v.length for v in batch.versions),
+                },
+            )
+        return WriteResult(at=batch.at, t_index=t_index)
+
+    def _write_messages(self, batch: WriteBatch, seq: int) -> int:
+        if not batch.messages:
+            return seq
+        rows = []
+        for m in batch.messages:
+            seq += 1
+            rows.append(
+                {
+                    "id": scoped(batch.namespace, m.id),
+                    "msg_id": m.id,
+                    "session": m.session,
+                    "role": m.role,
+                    "text": m.text,
+                    "seq": seq,
+                }
+            )
+        self._run(q.MERGE_MESSAGES, {"rows": rows, "ns": batch.namespace, "at": batch.at})
+        return seq
+
+    def _write_facts(self, batch: WriteBatch, t_index: int) -> None:
+        ns, at = batch.namespace, batch.at
+        if batch.facts:
+            rows = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts]
+            self._run(q.CREATE_FACTS, {"rows": rows, "ns": ns, "at": at})
+            links = [r for r in rows if r["supersedes"]]
+            if links:
+                self._run(q.LINK_SUPERSEDES, {"rows": links})
+        if batch.versions:
+            rows = [
+                {
+                    "id": v.version_id,
+                    "fact_id": v.fact_id,
+                    "text": v.text,
+                    "valid_from": v.valid_from,
+                    "valid_to": v.valid_to or END_OF_TIME,
+                    "version": v.version,
+                    "said_at": v.said_at or batch.at,
+                    "source": v.source,
+                    "speaker": v.speaker,
+                    "session": v.session,
+                    "kind": v.kind,
+                    "supersedes": v.supersedes,
+                    "length": v.length,
+                }
+                for v in batch.versions
+            ]
+            params = {"rows": rows, "ns": ns, "at": at, "eot": END_OF_TIME, "t_index": t_index}
+            self._run(q.CREATE_VERSIONS, params)
+
+    def _write_concepts(self, batch: WriteBatch, t_index: int) -> None:
+        ns = batch.namespace
+        displays = {key: display for v in batch.versions for key, display in v.concepts}
+        displays.update(dict(batch.concepts))
+        if displays:
+            rows = [{"id": scoped(ns, k), "key": k, "display": d} for k, d in displays.items()]
+            self._run(q.MERGE_CONCEPTS, {"rows": rows, "ns": ns, "t_index": t_index})
+        if batch.concepts:
+            ids = [scoped(ns, k) for k, _ in batch.concepts]
+            self._run(q.TOUCH_CONCEPTS, {"ids": ids, "t_index": t_index})
+        if batch.relate:
+            counts = Counter(batch.relate)
+            rows2 = [
+                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()
+            ]
+            self._run(q.RELATE_CONCEPTS, {"rows": rows2, "t_index": t_index})
+
+    def _write_links(self, batch: WriteBatch) -> None:
+        ns = batch.namespace
+        mentions = [
+            {"v": v.version_id, "c": scoped(ns, key)}
+            for v in batch.versions
+            for key in dict(v.concepts)
+        ]
+        if mentions:
+            self._run(q.LINK_MENTIONS, {"rows": mentions})
+        terms = {stem for v in batch.versions for stem, _ in v.terms}
+        if terms:
+            rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
+            self._run(q.MERGE_TERMS, {"rows": rows, "ns": ns})
+            links = [
+                {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
+                for v in batch.versions
+                for stem, tf in v.terms
+            ]
+            self._run(q.LINK_TERMS, {"rows": links})
+        sources = [
+            {"v": v.version_id, "m": scoped(ns, v.source)}
+            for v in batch.versions
+            if v.source is not None
+        ]
+        if sources:
+            self._run(q.LINK_MESSAGES, {"rows": sources})
+
+    # --- port: reads ---------------------------------------------------------------------
+    def _read(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
+        with self._lock:
+            return self._run(query, params)
+
+    def lineage(self, fact_id: str) -> Lineage | None:
+        with self._lock:
+            rows = self._run(q.LINEAGE, {"id": fact_id})
+            if not rows:
+                return None
+            successors = self._run(q.SUPERSEDED_BY, {"id": fact_id})
+        return Lineage(
+            fact_id=fact_id,
+            namespace=rows[0][16],
+            versions=tuple(_fact(r) for r in rows),
+            supersedes=rows[0][17],
+            superseded_by=tuple(r[0] for r in successors),
+        )
+
+    def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
+        params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
+        return [_fact(r) for r in self._read(q.SNAPSHOT, params)]
+
+    def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
+        if known_at is None:
+            return [_fact(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
+        params = {"ns": namespace, "known_at": known_at}
+        return [_fact(r) for r in self._read(q.VERSIONS_KNOWN, params)]
+
+    def concept_graph(
+        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+    ) -> tuple[list[Concept], list[ConceptEdge]]:
+        found: dict[str, Concept] = {}
+        with self._lock:
+            starts = self._run(q.CONCEPTS_BY_ID, {"ids": [scoped(namespace, k) for k in keys]})
+            for cid, key, display, t in starts:
+                found[cid] = Concept(key=key, display=display, t_index=int(t))
+            for cid, key, display, t in starts:
+                frontier = [cid]
+                for _ in range(hops):
+                    params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
+                    rows = self._run(q.NEIGHBOURS, params)
+                    frontier = [r[0] for r in rows if r[0] not in found]
+                    for nid, nkey, ndisplay, nt in rows:
+                        found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
+                    if not frontier:
+                        break
+            edges = self._run(q.EDGES_AMONG, {"ids": list(found)}) if found else []
+        return list(found.values()), [
+            ConceptEdge(src=a, dst=b, strength=int(s), t_index=int(t)) for a, b, s, t in edges
+        ]
+
+    def mentions(
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        per_concept: int,
+    ) -> list[tuple[str, Fact]]:
+        out: list[tuple[str, Fact]] = []
+        with self._lock:
+            for key in keys:
+                params = {
+                    "id": scoped(namespace, key),
+                    "valid_at": valid_at,
+                    "known_at": known_at,
+                    "limit": per_concept,
+                }
+                out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
+        return out
+
+    def postings(
+        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
+    ) -> tuple[list[Posting], int, float]:
+        if not terms:
+            return [], 0, 0.0
+        ids = [scoped(namespace, t) for t in terms]
+        with self._lock:
+            rows = self._run(q.POSTINGS, {"ids": ids, "valid_at": valid_at, "known_at": known_at})
+            stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
+        n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
+        postings = [
+            Posting(fact=_fact(r), tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
+                    length=int(r[16] or 0))
+            for r in rows
+        ]
+        return postings, n_docs, (total / n_docs if n_docs else 0.0)
+
+    def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
+        if session is None:
+            rows = self._read(q.MESSAGES_ALL, {"ns": namespace})
+        else:
+            rows = self._read(q.MESSAGES_SESSION, {"ns": namespace, "session": session})
+        if limit is not None:
+            rows = rows[-limit:] if limit > 0 else []
+        return [
+            Message(id=r[0], namespace=r[1], session=r[2], role=r[3], text=r[4],
+                    at=to_utc(r[5]), seq=int(r[6]))
+            for r in rows
+        ]
+
+    def namespaces(self) -> list[str]:
+        return [r[0] for r in self._read(q.LIST_NAMESPACES, {})]
+
+    # --- port: forgetting ----------------------------------------------------------------
+    def forget_namespace(self, namespace: str) -> int:
+        removed = 0
+        with self._transaction():
+            for statement in (
+                q.FORGET_NS_VERSIONS,
+                q.FORGET_NS_FACTS,
+                q.FORGET_NS_CONCEPTS,
+                q.FORGET_NS_TERMS,
+                q.FORGET_NS_MESSAGES,
+                q.FORGET_NS_NODE,
+            ):
+                rows = self._run(statement, {"ns": namespace})
+                removed += int(rows[0][0]) if rows else 0
+        return removed
+
+    def forget_fact(self, fact_id: str) -> int:
+        with self._transaction():
+            rows = self._run(q.FACT_TOUCHES, {"id": fact_id})
+            if not rows or not rows[0][0]:
+                return 0
+            versions, concepts, terms, messages = rows[0]
+            self._run(q.FORGET_VERSIONS, {"ids": versions})
+            self._run(q.FORGET_FACT, {"id": fact_id})
+            self._run(q.UNLINK_SUPERSEDES, {"id": fact_id})
+            self._run(q.UNLINK_VERSION_SUPERSEDES, {"id": fact_id})
+            for statement, ids in (
+                (q.FORGET_ORPHAN_CONCEPTS, concepts),
+                (q.FORGET_ORPHAN_TERMS, terms),
+                (q.FORGET_ORPHAN_MESSAGES, messages),
+            ):
+                if ids:
+                    self._run(statement, {"ids": [i for i in ids if i is not None]})
+        return len(versions) + 1
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._conn.close()
+                if self._owns_db:
+                    self._db.close()
+            except RuntimeError as e:  # pragma: no cover - defensive
+                raise BackendError(f"closing the embedded database failed: {e}") from e
+
+    def raw_dump(self) -> list[dict[str, Any]]:
+        """Every node's properties (tests scan this to prove `forget` leaves no trace)."""
+        out: list[dict[str, Any]] = []
+        with self._lock:
+            for statement in q.RAW_SCAN:
+                out.extend(dict(node) for (node,) in self._run(statement, {}))
+        return out
+

@@ -1,0 +1,209 @@
+"""Every Cypher statement the LadybugDB engine runs, as named constants; values are $parameters.
+
+Open intervals are stored as END_OF_TIME (`$eot`) so visibility is a plain range predicate.
+"""
+
+from __future__ import annotations
+
+
+SCHEMA = (
+    "CREATE NODE TABLE IF NOT EXISTS Namespace(name STRING PRIMARY KEY, last_tx TIMESTAMP,"
+    " t_index INT64, msg_seq INT64, n_versions INT64, total_length INT64)",
+    "CREATE NODE TABLE IF NOT EXISTS Fact(id STRING PRIMARY KEY, namespace STRING,"
+    " supersedes STRING, created_at TIMESTAMP)",
+    "CREATE NODE TABLE IF NOT EXISTS Version(id STRING PRIMARY KEY, fact_id STRING,"
+    " namespace STRING, text STRING, valid_from TIMESTAMP, valid_to TIMESTAMP,"
+    " recorded_at TIMESTAMP, superseded_at TIMESTAMP, version INT64, said_at TIMESTAMP,"
+    " source STRING,"
+    " speaker STRING, session STRING, kind STRING, supersedes STRING, t_index INT64,"
+    " length INT64)",
+    "CREATE NODE TABLE IF NOT EXISTS Concept(id STRING PRIMARY KEY, namespace STRING,"
+    " key STRING, display STRING, t_index INT64)",
+    "CREATE NODE TABLE IF NOT EXISTS Term(id STRING PRIMARY KEY, namespace STRING, stem STRING)",
+    "CREATE NODE TABLE IF NOT EXISTS Message(id STRING PRIMARY KEY, msg_id STRING,"
+    " namespace STRING, session STRING, role STRING, text STRING, at TIMESTAMP, seq INT64)",
+    "CREATE REL TABLE IF NOT EXISTS VERSION_OF(FROM Version TO Fact)",
+    "CREATE REL TABLE IF NOT EXISTS SUPERSEDES(FROM Fact TO Fact)",
+    "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Version TO Concept)",
+    "CREATE REL TABLE IF NOT EXISTS RELATED(FROM Concept TO Concept, strength INT64,"
+    " t_index INT64)",
+    "CREATE REL TABLE IF NOT EXISTS HAS_TERM(FROM Version TO Term, tf INT64)",
+    "CREATE REL TABLE IF NOT EXISTS FROM_MESSAGE(FROM Version TO Message)",
+)
+
+BEGIN = "BEGIN TRANSACTION"
+BEGIN_READ = "BEGIN TRANSACTION READ ONLY"
+COMMIT = "COMMIT"
+ROLLBACK = "ROLLBACK"
+
+_V = (
+    "v.id, v.fact_id, v.namespace, v.text, v.valid_from, v.valid_to, v.recorded_at,"
+    " v.superseded_at, v.version, v.source, v.speaker, v.session, v.kind, v.supersedes,"
+    " v.t_index, v.said_at"
+)
+_VISIBLE = (
+    "v.recorded_at <= $known_at AND v.superseded_at > $known_at"
+    " AND v.valid_from <= $valid_at AND v.valid_to > $valid_at"
+)
+
+# --- namespace clock -------------------------------------------------------------------------
+READ_NAMESPACE = (
+    "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index, n.msg_seq,"
+    " n.n_versions, n.total_length"
+)
+MERGE_NAMESPACE = (
+    "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
+    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
+    " RETURN n.last_tx, n.t_index, n.msg_seq"
+)
+UPDATE_NAMESPACE = (
+    "MATCH (n:Namespace {name: $ns}) SET n.last_tx = $last_tx, n.t_index = $t_index,"
+    " n.msg_seq = $msg_seq, n.n_versions = n.n_versions + $n_versions,"
+    " n.total_length = n.total_length + $length"
+)
+LIST_NAMESPACES = "MATCH (n:Namespace) RETURN n.name ORDER BY n.name"
+
+# --- writes ----------------------------------------------------------------------------------
+CLOSE_VERSIONS = (
+    "MATCH (v:Version) WHERE v.id IN $ids AND v.superseded_at = $eot"
+    " SET v.superseded_at = $at RETURN count(v)"
+)
+CREATE_FACTS = (
+    "UNWIND $rows AS r CREATE (:Fact {id: r.id, namespace: $ns, supersedes: r.supersedes,"
+    " created_at: $at})"
+)
+LINK_SUPERSEDES = (
+    "UNWIND $rows AS r MATCH (a:Fact {id: r.id}), (b:Fact {id: r.supersedes})"
+    " CREATE (a)-[:SUPERSEDES]->(b)"
+)
+CREATE_VERSIONS = (
+    "UNWIND $rows AS r CREATE (v:Version {id: r.id, fact_id: r.fact_id, namespace: $ns,"
+    " text: r.text, valid_from: r.valid_from, valid_to: r.valid_to, recorded_at: $at,"
+    " superseded_at: $eot, version: r.version, said_at: r.said_at,"
+    " source: r.source, speaker: r.speaker,"
+    " session: r.session, kind: r.kind, supersedes: r.supersedes, t_index: $t_index,"
+    " length: r.length})"
+    " WITH v, r MATCH (f:Fact {id: r.fact_id}) CREATE (v)-[:VERSION_OF]->(f)"
+)
+MERGE_CONCEPTS = (
+    "UNWIND $rows AS r MERGE (c:Concept {id: r.id}) ON CREATE SET c.namespace = $ns,"
+    " c.key = r.key, c.display = r.display, c.t_index = $t_index"
+)
+TOUCH_CONCEPTS = "MATCH (c:Concept) WHERE c.id IN $ids SET c.t_index = $t_index"
+RELATE_CONCEPTS = (
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
+    " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = $t_index"
+    " ON MATCH SET e.strength = e.strength + r.n, e.t_index = $t_index"
+)
+LINK_MENTIONS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (c:Concept {id: r.c})"
+    " CREATE (v)-[:MENTIONS]->(c)"
+)
+MERGE_TERMS = (
+    "UNWIND $rows AS r MERGE (t:Term {id: r.id}) ON CREATE SET t.namespace = $ns,"
+    " t.stem = r.stem"
+)
+LINK_TERMS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (t:Term {id: r.t})"
+    " CREATE (v)-[:HAS_TERM {tf: r.tf}]->(t)"
+)
+MERGE_MESSAGES = (
+    "UNWIND $rows AS r MERGE (m:Message {id: r.id}) ON CREATE SET m.msg_id = r.msg_id,"
+    " m.namespace = $ns, m.session = r.session, m.role = r.role, m.text = r.text,"
+    " m.at = $at, m.seq = r.seq"
+)
+LINK_MESSAGES = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (m:Message {id: r.m})"
+    " CREATE (v)-[:FROM_MESSAGE]->(m)"
+)
+
+# --- reads -----------------------------------------------------------------------------------
+LINEAGE = (
+    "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id}) RETURN " + _V + ","
+    " f.namespace, f.supersedes ORDER BY v.version, v.recorded_at"
+)
+SUPERSEDED_BY = "MATCH (g:Fact)-[:SUPERSEDES]->(f:Fact {id: $id}) RETURN g.id ORDER BY g.id"
+SNAPSHOT = (
+    "MATCH (v:Version) WHERE v.namespace = $ns AND " + _VISIBLE + " RETURN " + _V
+    + " ORDER BY v.valid_from, v.recorded_at, v.id"
+)
+VERSIONS_ALL = (
+    "MATCH (v:Version) WHERE v.namespace = $ns RETURN " + _V
+    + " ORDER BY v.valid_from, v.recorded_at, v.id"
+)
+VERSIONS_KNOWN = (
+    "MATCH (v:Version) WHERE v.namespace = $ns AND v.recorded_at <= $known_at"
+    " AND v.superseded_at > $known_at RETURN " + _V
+    + " ORDER BY v.valid_from, v.recorded_at, v.id"
+)
+CONCEPTS_BY_ID = "MATCH (c:Concept) WHERE c.id IN $ids RETURN c.id, c.key, c.display, c.t_index"
+NEIGHBOURS = (
+    "MATCH (s:Concept)-[:RELATED]-(c:Concept) WHERE s.id IN $ids"
+    " AND c.t_index >= $low AND c.t_index <= $high"
+    " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+)
+EDGES_AMONG = (
+    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
+    " RETURN a.key, b.key, e.strength, e.t_index"
+)
+MENTIONS_OF = (
+    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE " + _VISIBLE
+    + " RETURN " + _V + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
+)
+POSTINGS = (
+    "MATCH (t:Term)<-[h:HAS_TERM]-(v:Version) WHERE t.id IN $ids AND " + _VISIBLE
+    + " RETURN " + _V + ", v.length, collect(t.stem), collect(h.tf)"
+)
+MESSAGES_ALL = (
+    "MATCH (m:Message) WHERE m.namespace = $ns RETURN m.msg_id, m.namespace, m.session, m.role,"
+    " m.text, m.at, m.seq ORDER BY m.seq"
+)
+MESSAGES_SESSION = (
+    "MATCH (m:Message) WHERE m.namespace = $ns AND m.session = $session RETURN m.msg_id,"
+    " m.namespace, m.session, m.role, m.text, m.at, m.seq ORDER BY m.seq"
+)
+
+# --- forgetting ------------------------------------------------------------------------------
+FORGET_NS_VERSIONS = "MATCH (v:Version) WHERE v.namespace = $ns DETACH DELETE v RETURN count(*)"
+FORGET_NS_FACTS = "MATCH (f:Fact) WHERE f.namespace = $ns DETACH DELETE f RETURN count(*)"
+FORGET_NS_CONCEPTS = "MATCH (c:Concept) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
+FORGET_NS_TERMS = "MATCH (t:Term) WHERE t.namespace = $ns DETACH DELETE t RETURN count(*)"
+FORGET_NS_MESSAGES = "MATCH (m:Message) WHERE m.namespace = $ns DETACH DELETE m RETURN count(*)"
+FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
+
+FACT_TOUCHES = (
+    "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id})"
+    " OPTIONAL MATCH (v)-[:MENTIONS]->(c:Concept)"
+    " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
+    " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
+    " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
+    " collect(DISTINCT m.id)"
+)
+FORGET_VERSIONS = "MATCH (v:Version) WHERE v.id IN $ids DETACH DELETE v"
+FORGET_FACT = "MATCH (f:Fact {id: $id}) DETACH DELETE f"
+UNLINK_SUPERSEDES = "MATCH (g:Fact) WHERE g.supersedes = $id SET g.supersedes = NULL"
+UNLINK_VERSION_SUPERSEDES = "MATCH (v:Version) WHERE v.supersedes = $id SET v.supersedes = NULL"
+FORGET_ORPHAN_CONCEPTS = (
+    "MATCH (c:Concept) WHERE c.id IN $ids AND NOT EXISTS { MATCH (c)<-[:MENTIONS]-(:Version) }"
+    " DETACH DELETE c"
+)
+FORGET_ORPHAN_TERMS = (
+    "MATCH (t:Term) WHERE t.id IN $ids AND NOT EXISTS { MATCH (t)<-[:HAS_TERM]-(:Version) }"
+    " DETACH DELETE t"
+)
+FORGET_ORPHAN_MESSAGES = (
+    "MATCH (m:Message) WHERE m.id IN $ids"
+    " AND NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
+)
+
+
+RAW_SCAN = (
+    "MATCH (n:Namespace) RETURN n",
+    "MATCH (n:Fact) RETURN n",
+    "MATCH (n:Version) RETURN n",
+    "MATCH (n:Concept) RETURN n",
+    "MATCH (n:Term) RETURN n",
+    "MATCH (n:Message) RETURN n",
+)
+
+__all__ = [name for name in dir() if name.isupper()]

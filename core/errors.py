@@ -1,0 +1,76 @@
+"""The exception family: every error the library raises on purpose derives from `BitemporalError`."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendError",
+    "BitemporalError",
+    "ConfigurationError",
+    "ExtractorUnavailable",
+    "InvalidInput",
+    "InvalidInterval",
+    "NaiveDatetime",
+    "NotCurrent",
+    "NotFound",
+    "TimeRegression",
+]
+
+
+class BitemporalError(Exception):
+    """Root of the library's exceptions; catch this to catch them all."""
+
+    kind: str = "error"
+
+
+class InvalidInput(BitemporalError, ValueError):
+    """An argument has the wrong type or an unusable value (empty text, bad namespace...)."""
+
+    kind = "invalid_input"
+
+
+class InvalidInterval(InvalidInput):
+    """A time interval is empty or reversed (`valid_to <= valid_from`)."""
+
+    kind = "invalid_interval"
+
+
+class NaiveDatetime(InvalidInput):
+    """A datetime without a timezone was given; all times must be timezone-aware."""
+
+    kind = "naive_datetime"
+
+
+class TimeRegression(BitemporalError):
+    """An explicit transaction time is earlier than the namespace's latest transaction time."""
+
+    kind = "time_regression"
+
+
+class NotFound(BitemporalError, LookupError):
+    """No fact (or message) with the given id exists."""
+
+    kind = "not_found"
+
+
+class NotCurrent(BitemporalError):
+    """The fact has no current version (it was retracted or superseded)."""
+
+    kind = "not_current"
+
+
+class ExtractorUnavailable(BitemporalError):
+    """A concept extractor (spaCy, Stanza) or its model cannot be loaded."""
+
+    kind = "extractor_unavailable"
+
+
+class ConfigurationError(BitemporalError):
+    """The store or an adapter was configured inconsistently."""
+
+    kind = "configuration"
+
+
+class BackendError(BitemporalError):
+    """The storage engine failed (connection, transaction, schema)."""
+
+    kind = "backend"

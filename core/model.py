@@ -1,0 +1,196 @@
+"""The public value types: a basis to query at, fact versions, recall hits, messages."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any, Final
+
+import attrs
+
+from ._time import require_aware, utcnow
+
+__all__ = [
+    "UNSET",
+    "Basis",
+    "Concept",
+    "Fact",
+    "Hit",
+    "Lineage",
+    "Message",
+    "Timeline",
+    "Unset",
+]
+
+
+class Unset(enum.Enum):
+    """Type of the `UNSET` sentinel: "not given", where `None` already means something."""
+
+    token = 0
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset.token
+
+
+def _opt_aware(name: str) -> Any:
+    def convert(value: datetime | None) -> datetime | None:
+        return None if value is None else require_aware(value, name)
+
+    return convert
+
+
+@attrs.frozen
+class Basis:
+    """The two instants a query is pinned to: what was true at `valid_at`, as known at `known_at`.
+
+    Either left as None means "now" at the moment of the call; resolve it with `resolved()`
+    to make a recall repeatable.
+    """
+
+    valid_at: datetime | None = attrs.field(default=None, converter=_opt_aware("valid_at"))
+    known_at: datetime | None = attrs.field(default=None, converter=_opt_aware("known_at"))
+
+    @classmethod
+    def now(cls) -> Basis:
+        """A basis pinned to the current instant on both axes."""
+        t = utcnow()
+        return cls(valid_at=t, known_at=t)
+
+    def resolved(self, now: datetime | None = None) -> Basis:
+        """This basis with every unset instant replaced by `now` (default: the current time)."""
+        t = now or utcnow()
+        return Basis(valid_at=self.valid_at or t, known_at=self.known_at or t)
+
+    def describe(self) -> str:
+        """A short human-readable form, e.g. for CLI output."""
+        v = self.valid_at.isoformat() if self.valid_at else "now"
+        k = self.known_at.isoformat() if self.known_at else "now"
+        return f"valid at {v}, known at {k}"
+
+
+@attrs.frozen(kw_only=True)
+class Fact:
+    """One immutable version of a fact (a lineage of versions shares `id`).
+
+    Valid time `[valid_from, valid_to)` says when it is true in the world (`valid_to=None`: until
+    further notice); transaction time `[recorded_at, superseded_at)` says when the memory believed
+    it (`superseded_at=None`: still believed).
+    """
+
+    id: str
+    version_id: str
+    namespace: str
+    text: str
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    superseded_at: datetime | None
+    version: int = 1
+    said_at: datetime | None = None
+    source: str | None = None
+    speaker: str | None = None
+    session: str | None = None
+    kind: str = "said"
+    supersedes: str | None = None
+    t_index: int = 0
+
+    @property
+    def is_current(self) -> bool:
+        """True while this version is still believed (its transaction time is open)."""
+        return self.superseded_at is None
+
+    def valid_at(self, when: datetime) -> bool:
+        """True if `when` lies inside the half-open valid interval."""
+        return self.valid_from <= when and (self.valid_to is None or when < self.valid_to)
+
+    def known_at(self, when: datetime) -> bool:
+        """True if `when` lies inside the half-open transaction interval."""
+        return self.recorded_at <= when and (self.superseded_at is None or when < self.superseded_at)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (times as ISO-8601 strings)."""
+        out: dict[str, Any] = attrs.asdict(self)
+        for key, value in out.items():
+            if isinstance(value, datetime):
+                out[key] = value.isoformat()
+        return out
+
+
+@attrs.frozen(kw_only=True)
+class Lineage:
+    """Every version of one fact, oldest first, with its supersession links."""
+
+    fact_id: str
+    namespace: str
+    versions: tuple[Fact, ...]
+    supersedes: str | None = None
+    superseded_by: tuple[str, ...] = ()
+
+    @property
+    def current(self) -> Fact | None:
+        """The version still believed, if any."""
+        for version in reversed(self.versions):
+            if version.is_current:
+                return version
+        return None
+
+    def __iter__(self) -> Iterator[Fact]:
+        return iter(self.versions)
+
+    def __len__(self) -> int:
+        return len(self.versions)
+
+
+@attrs.frozen(kw_only=True)
+class Concept:
+    """A node of the RecallM concept graph (namespace-scoped) as read from the engine."""
+
+    key: str
+    display: str
+    t_index: int
+
+
+@attrs.frozen(kw_only=True)
+class Hit:
+    """A recalled memory: the fact version, its fused score, and why it was found."""
+
+    fact: Fact
+    score: float
+    concepts: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    essential: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Message:
+    """A raw conversation message, kept in order per namespace and session."""
+
+    id: str
+    namespace: str
+    session: str | None
+    role: str | None
+    text: str
+    at: datetime
+    seq: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Timeline:
+    """Fact versions of a namespace with their valid intervals, ready to tabulate or plot."""
+
+    namespace: str
+    versions: tuple[Fact, ...]
+
+    def __iter__(self) -> Iterator[Fact]:
+        return iter(self.versions)
+
+    def __len__(self) -> int:
+        return len(self.versions)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict per version, in valid-time order."""
+        return [v.to_dict() for v in self.versions]

@@ -1,0 +1,71 @@
+"""The prompt block: recalled memories, chronological, each annotated with its validity."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from .model import Fact, Hit
+from .tokens import TokenCounter, default_counter
+
+__all__ = ["HEADER", "format_line", "render_context"]
+
+HEADER = "Memories (each true during the period shown; most recent last):"
+EMPTY = "Memories: none recorded that are true at this time."
+
+
+def _day(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d")
+
+
+def _period(fact: Fact) -> str:
+    start, end = fact.valid_from, fact.valid_to
+    if end is None:
+        return f"since {_day(start)}"
+    if end - start < timedelta(days=1) and _day(start) == _day(end - timedelta(microseconds=1)):
+        return f"{_day(start)} {start:%H:%M} -> {end:%H:%M}"
+    return f"{_day(start)} -> {_day(end)}"
+
+
+def format_line(fact: Fact, *, past: bool = False) -> str:
+    """One memory as a prompt line: `- [validity] text (said date)`; `past` marks facts whose
+    validity ended before the basis."""
+    said = f"said {_day(fact.said_at or fact.recorded_at)}"
+    if fact.speaker:
+        said = f"{fact.speaker}, {said}"
+    mark = " (no longer true)" if past else ""
+    return f"- [{_period(fact)}] {fact.text}{mark} ({said})"
+
+
+def render_context(
+    hits: Sequence[Hit],
+    *,
+    max_tokens: int = 800,
+    valid_at: datetime | None = None,
+    counter: TokenCounter | None = None,
+    header: str = HEADER,
+) -> str:
+    """Render hits (best first) as a chronological block within `max_tokens`.
+
+    The lowest-ranked memories are dropped first until the block fits; the header counts too.
+    """
+    counter = counter or default_counter()
+    if not hits:
+        return EMPTY
+    kept = list(hits)
+    lines = {h.fact.version_id: _line(h.fact, valid_at) for h in kept}
+    costs = {vid: counter.count(line) + 1 for vid, line in lines.items()}
+    budget = max_tokens - counter.count(header) - 1
+    total = sum(costs.values())
+    while kept and total > budget:
+        dropped = kept.pop()
+        total -= costs[dropped.fact.version_id]
+    if not kept:
+        return EMPTY
+    ordered = sorted(kept, key=lambda h: (h.fact.valid_from, h.fact.recorded_at))
+    return "\n".join([header, *(lines[h.fact.version_id] for h in ordered)])
+
+
+def _line(fact: Fact, valid_at: datetime | None) -> str:
+    past = valid_at is not None and fact.valid_to is not None and fact.valid_to <= valid_at
+    return format_line(fact, past=past)

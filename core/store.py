@@ -1,0 +1,567 @@
+"""`MemoryStore`: the public API of the bitemporal memory (DESIGN §2), on any storage engine."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self, TypeVar
+
+import attrs
+
+from ._async import twin
+from ._recall import ConceptView, Ranker
+from ._statements import Analysed, Analyser
+from ._time import TICK, check_interval, require_aware
+from ._validate import check_id, check_namespace, check_optional_name, check_text
+from .backends._port import (
+    Backend,
+    ConceptEdge,
+    NewFact,
+    NewMessage,
+    NewVersion,
+    WriteBatch,
+    WriteResult,
+)
+from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
+from .extract import ConceptExtractor
+from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline, Unset
+from .prompt import render_context
+from .recallm import RecallParams
+from .temporal import TimeResolver
+from .tokens import TokenCounter, default_counter
+
+__all__ = ["MemoryStore"]
+
+R = TypeVar("R")
+Mode = Literal["hybrid", "recallm"]
+_RETRIES = 5
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _opt_time(value: datetime | None, name: str) -> datetime | None:
+    return None if value is None else require_aware(value, name)
+
+
+class MemoryStore:
+    """A bitemporal memory of facts and concepts over a storage engine.
+
+    Build one with `MemoryStore.embedded(path)` (LadybugDB, the default) or
+    `MemoryStore.neo4j(uri, auth=...)`. Every method has an async twin prefixed with `a`.
+
+    Args:
+        backend: the storage engine (see `bitemporal_core.backends`).
+        extractor: concept extractor; default spaCy when its model loads, else a built-in one.
+        resolver: valid time from text; `None` disables it (valid_from defaults to the
+            transaction time), not given means the built-in rule resolver.
+        counter: token counter for prompt budgets; default tiktoken when it loads offline.
+        params: RecallM parameters.
+        owns_backend: close the backend with the store.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        extractor: ConceptExtractor | None = None,
+        resolver: TimeResolver | None | Unset = UNSET,
+        counter: TokenCounter | None = None,
+        params: RecallParams | None = None,
+        owns_backend: bool = True,
+    ) -> None:
+        self._backend = backend
+        self._params = params or RecallParams()
+        self._analyser = Analyser(extractor=extractor, resolver=resolver)
+        self._counter = counter
+        self._owns_backend = owns_backend
+
+    # --- construction -------------------------------------------------------------------
+    @classmethod
+    def embedded(cls, path: str | Path | None = None, **options: Any) -> MemoryStore:
+        """A store on the embedded engine (LadybugDB): on disk at `path`, in memory if None."""
+        from .backends.ladybug import LadybugBackend
+
+        return cls(LadybugBackend(path), **options)
+
+    @classmethod
+    def neo4j(
+        cls,
+        uri: str | None = None,
+        *,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        driver: Any = None,
+        **options: Any,
+    ) -> MemoryStore:
+        """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close."""
+        from .backends.neo4j import Neo4jBackend
+
+        backend = Neo4jBackend(uri, auth=auth, database=database, driver=driver)
+        return cls(backend, **options)
+
+    @property
+    def backend(self) -> Backend:
+        """The storage engine behind this store."""
+        return self._backend
+
+    def describe(self) -> str:
+        """Which engine, extractor, time resolver and token counter this store runs."""
+        return (
+            f"engine={self._backend!r} extractor={self._analyser.extractor_name} "
+            f"resolver={self._analyser.resolver_name} tokens={self.counter.name}"
+        )
+
+    @property
+    def counter(self) -> TokenCounter:
+        """The token counter used for prompt budgets."""
+        if self._counter is None:
+            self._counter = default_counter()
+        return self._counter
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({self._backend!r})"
+
+    def close(self) -> None:
+        """Close the backend if this store owns it (a caller's driver is never closed)."""
+        if self._owns_backend:
+            self._backend.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # --- transaction time ---------------------------------------------------------------
+    def _commit(self, namespace: str, at: datetime | None, build: Callable[[datetime], R]) -> R:
+        """Pick the transaction time, build the batch for it, and apply it atomically.
+
+        An implicit time is the engine's clock, moved just past the namespace's latest
+        transaction time; if a concurrent writer overtakes it, the call is rebuilt and retried.
+        """
+        explicit = _opt_time(at, "at")
+        for attempt in range(_RETRIES):
+            clock = self._backend.clock(namespace)
+            if explicit is not None:
+                when = explicit
+                if clock.last_tx is not None and when < clock.last_tx:
+                    raise TimeRegression(
+                        f"at={when.isoformat()} is earlier than namespace {namespace!r}'s "
+                        f"latest transaction time {clock.last_tx.isoformat()}"
+                    )
+            else:
+                when = clock.now
+                if clock.last_tx is not None and when <= clock.last_tx:
+                    when = clock.last_tx + TICK
+            try:
+                return build(when)
+            except TimeRegression:
+                if explicit is not None or attempt == _RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _apply(self, batch: WriteBatch) -> WriteResult:
+        return self._backend.apply(batch)
+
+    # --- writes -------------------------------------------------------------------------
+    def remember(
+        self,
+        text: str,
+        *,
+        namespace: str = "default",
+        at: datetime | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None | Unset = UNSET,
+        speaker: str | None = None,
+        source: str | None = None,
+        session: str | None = None,
+        kind: str = "said",
+    ) -> list[Fact]:
+        """Split `text` into statements and record each as a new fact at transaction time `at`.
+
+        `valid_from` given explicitly wins; else a temporal expression in the statement is
+        resolved against `at` ("yesterday", "next month"); else it is `at`. `valid_to=None`
+        means open; not given, a resolved range may set it.
+        """
+        text = check_text(text)
+        ns = check_namespace(namespace)
+        vf = _opt_time(valid_from, "valid_from")
+        vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
+        if vf is not None and not isinstance(vt, Unset):
+            check_interval(vf, vt)
+        meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
+        statements = self._analyser.analyse(text)
+        message_id = meta["source"] or "msg-" + _new_id()
+
+        def build(when: datetime) -> list[Fact]:
+            versions = []
+            for st in statements:
+                start, end = self._analyser.valid_time(st.text, when, vf, vt)
+                versions.append(self._version(_new_id(), st, start, end, 1, meta, message_id))
+            batch = WriteBatch(
+                namespace=ns,
+                at=when,
+                facts=tuple(NewFact(id=v.fact_id) for v in versions),
+                versions=tuple(versions),
+                messages=(NewMessage(id=message_id, session=meta["session"],
+                                     role=meta["speaker"], text=text),),
+                concepts=tuple(c for st in statements for c in st.concepts),
+                relate=tuple(p for st in statements for p in st.pairs),
+                advance_t_index=True,
+            )
+            result = self._apply(batch)
+            return [self._fact(ns, v, result) for v in versions]
+
+        return self._commit(ns, at, build)
+
+    def supersede(
+        self,
+        fact: str,
+        text: str,
+        *,
+        at: datetime | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None | Unset = UNSET,
+        speaker: str | None = None,
+        source: str | None = None,
+        session: str | None = None,
+        kind: str = "said",
+    ) -> Fact:
+        """Replace a current fact by a new one valid from `valid_from` (default: `at`).
+
+        The old version is closed at `at`; the old lineage gets a version ending at the new
+        start (none if that is not after its own start); the new fact links SUPERSEDES to it.
+        """
+        text = check_text(text)
+        lineage, current = self._current(fact)
+        ns = lineage.namespace
+        vf = _opt_time(valid_from, "valid_from")
+        vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
+        meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
+        statement = self._analyser.analyse_one(text)
+        old = self._analyser.analyse_one(current.text)
+        message_id = meta["source"] or "msg-" + _new_id()
+
+        def build(when: datetime) -> Fact:
+            start, end = self._analyser.valid_time(text, when, vf, vt)
+            if vf is None and isinstance(vt, Unset) and start > when:
+                start = when  # a resolved future start cannot precede the supersession
+            new = self._version(_new_id(), statement, start, end, 1, meta, message_id)
+            new = _with(new, supersedes=current.id)
+            versions = [new, *self._truncated(current, old, start)]
+            batch = WriteBatch(
+                namespace=ns, at=when, close=(current.version_id,),
+                facts=(NewFact(id=new.fact_id, supersedes=current.id),),
+                versions=tuple(versions),
+                messages=(NewMessage(id=message_id, session=meta["session"],
+                                     role=meta["speaker"], text=text),),
+                concepts=statement.concepts, relate=statement.pairs, advance_t_index=True,
+            )
+            return self._fact(ns, new, self._apply(batch))
+
+        return self._commit(ns, at, build)
+
+    def correct(
+        self,
+        fact: str,
+        *,
+        text: str | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None | Unset = UNSET,
+        at: datetime | None = None,
+        kind: str | None = None,
+    ) -> Fact:
+        """Record a corrected version of a current fact (text and/or valid interval).
+
+        If the fact superseded another whose validity ended where this one began, moving
+        `valid_from` moves that end too, in the same transaction.
+        """
+        lineage, current = self._current(fact)
+        new_text = current.text if text is None else check_text(text)
+        start = current.valid_from if valid_from is None else require_aware(valid_from, "valid_from")
+        end = current.valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
+        check_interval(start, end)
+        statement = self._analyser.analyse_one(new_text)
+        meta = {"source": current.source, "speaker": current.speaker, "session": current.session,
+                "kind": kind or current.kind, "said_at": None if text else current.said_at}
+        moved = self._moved_predecessor(lineage, current, start)
+
+        def build(when: datetime) -> Fact:
+            version = self._version(
+                current.id, statement, start, end, current.version + 1, meta, None
+            )
+            version = _with(version, supersedes=current.supersedes)
+            versions, close = [version], [current.version_id]
+            if moved is not None:
+                prev, prev_statement = moved
+                close.append(prev.version_id)
+                versions.extend(self._truncated(prev, prev_statement, start))
+            batch = WriteBatch(
+                namespace=lineage.namespace, at=when, close=tuple(close),
+                versions=tuple(versions), concepts=statement.concepts if text else (),
+                relate=statement.pairs if text else (), advance_t_index=text is not None,
+            )
+            return self._fact(lineage.namespace, version, self._apply(batch))
+
+        return self._commit(lineage.namespace, at, build)
+
+    def retract(self, fact: str, *, at: datetime | None = None) -> Fact:
+        """Stop believing a fact ("we were wrong"): close its current version; nothing replaces
+        it. Returns the closed version."""
+        lineage, current = self._current(fact)
+
+        def build(when: datetime) -> Fact:
+            batch = WriteBatch(namespace=lineage.namespace, at=when, close=(current.version_id,))
+            self._apply(batch)
+            return _closed(current, when)
+
+        return self._commit(lineage.namespace, at, build)
+
+    def add_message(
+        self,
+        text: str,
+        *,
+        namespace: str = "default",
+        session: str | None = None,
+        role: str | None = None,
+        id: str | None = None,
+        at: datetime | None = None,
+    ) -> Message:
+        """Store a raw message (no facts extracted); messages keep their order per session."""
+        text = check_text(text, "message")
+        ns = check_namespace(namespace)
+        msg_id = check_id(id, "message id") if id is not None else "msg-" + _new_id()
+        session = check_optional_name(session, "session")
+        role = check_optional_name(role, "role")
+
+        def build(when: datetime) -> Message:
+            message = NewMessage(id=msg_id, session=session, role=role, text=text)
+            self._apply(WriteBatch(namespace=ns, at=when, messages=(message,)))
+            return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
+
+        return self._commit(ns, at, build)
+
+    def forget(self, *, namespace: str | None = None, fact: str | None = None) -> int:
+        """Physically delete a namespace or one fact's lineage (texts, messages, concept links).
+
+        Unlike `retract`, nothing remains. Returns the number of nodes removed.
+        """
+        if (namespace is None) == (fact is None):
+            raise InvalidInput("forget needs exactly one of namespace= or fact=")
+        if namespace is not None:
+            return self._backend.forget_namespace(check_namespace(namespace))
+        fact_id = check_id(fact)
+        if self._backend.lineage(fact_id) is None:
+            raise NotFound(f"no fact with id {fact_id!r}")
+        return self._backend.forget_fact(fact_id)
+
+    # --- reads --------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        namespace: str = "default",
+        basis: Basis | None = None,
+        k: int = 10,
+        mode: Mode = "hybrid",
+    ) -> list[Hit]:
+        """The memories most relevant to `query` that are valid and known at the basis.
+
+        `mode="recallm"` ranks by the concept graph alone (keyword search only when the
+        question names no known concept); "hybrid" fuses concept and keyword ranks.
+        """
+        query = check_text(query, "query")
+        ns = check_namespace(namespace)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise InvalidInput("k must be a positive integer")
+        if mode not in ("hybrid", "recallm"):
+            raise InvalidInput(f"unknown recall mode {mode!r}")
+        b = self._basis(basis)
+        assert b.valid_at is not None and b.known_at is not None
+        ranker = Ranker(self._backend, self._analyser.extractor, self._params)
+        return ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode)
+
+    def context(
+        self,
+        query: str,
+        *,
+        namespace: str = "default",
+        basis: Basis | None = None,
+        max_tokens: int = 800,
+        k: int = 30,
+        mode: Mode = "hybrid",
+    ) -> str:
+        """The recalled memories rendered as a prompt block within `max_tokens` (DESIGN §5)."""
+        if not isinstance(max_tokens, int) or max_tokens < 1:
+            raise InvalidInput("max_tokens must be a positive integer")
+        b = self._basis(basis)
+        hits = self.recall(query, namespace=namespace, basis=b, k=k, mode=mode)
+        return render_context(hits, max_tokens=max_tokens, valid_at=b.valid_at,
+                              counter=self.counter)
+
+    def concepts_for(
+        self, query: str, *, namespace: str = "default", basis: Basis | None = None
+    ) -> ConceptView:
+        """RecallM's view of a question: its concepts, the chosen neighbourhood in prompt order
+        (essential last), and each concept's contexts valid at the basis."""
+        query = check_text(query, "query")
+        b = self._basis(basis)
+        assert b.valid_at is not None and b.known_at is not None
+        ranker = Ranker(self._backend, self._analyser.extractor, self._params)
+        return ranker.concepts(query, check_namespace(namespace), b.valid_at, b.known_at)
+
+    def concept_graph(
+        self, keys: Sequence[str], *, namespace: str = "default", hops: int = 0
+    ) -> tuple[list[Concept], list[ConceptEdge]]:
+        """The concept nodes for `keys` (and `hops` around them) with the RELATED edges among
+        them, ignoring the t_index window."""
+        ns = check_namespace(namespace)
+        return self._backend.concept_graph(ns, list(keys), hops=hops, window=2**62)
+
+    def history(self, fact: str) -> Lineage:
+        """Every version of a fact's lineage, oldest first, with supersession links."""
+        lineage = self._backend.lineage(check_id(fact))
+        if lineage is None:
+            raise NotFound(f"no fact with id {fact!r}")
+        return lineage
+
+    def snapshot(self, namespace: str = "default", *, basis: Basis | None = None) -> list[Fact]:
+        """All facts of a namespace valid and known at the basis, by valid_from."""
+        b = self._basis(basis)
+        assert b.valid_at is not None and b.known_at is not None
+        return self._backend.snapshot(check_namespace(namespace), b.valid_at, b.known_at)
+
+    def timeline(self, namespace: str = "default", *, known_at: datetime | None = None) -> Timeline:
+        """Fact versions with their valid intervals: those known at `known_at`, or every version
+        ever recorded if None (both axes, for plots)."""
+        ns = check_namespace(namespace)
+        known = _opt_time(known_at, "known_at")
+        return Timeline(namespace=ns, versions=tuple(self._backend.versions(ns, known)))
+
+    def messages(
+        self, namespace: str = "default", *, session: str | None = None, limit: int | None = None
+    ) -> list[Message]:
+        """Stored raw messages, oldest first (the last `limit` if given)."""
+        ns = check_namespace(namespace)
+        return self._backend.messages(ns, check_optional_name(session, "session"), limit)
+
+    def namespaces(self) -> list[str]:
+        """Namespaces that hold anything."""
+        return self._backend.namespaces()
+
+    # --- helpers ------------------------------------------------------------------------
+    @staticmethod
+    def _basis(basis: Basis | None) -> Basis:
+        if basis is not None and not isinstance(basis, Basis):
+            raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
+        return (basis or Basis()).resolved()
+
+    @staticmethod
+    def _meta(**values: str | None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in ("speaker", "source", "session"):
+            out[key] = check_optional_name(values[key], key)
+        kind = values["kind"]
+        if not isinstance(kind, str) or not kind.isidentifier():
+            raise InvalidInput(f"kind must be a short word, not {kind!r}")
+        out["kind"] = kind
+        return out
+
+    def _current(self, fact: str) -> tuple[Lineage, Fact]:
+        lineage = self._backend.lineage(check_id(fact))
+        if lineage is None:
+            raise NotFound(f"no fact with id {fact!r}")
+        current = lineage.current
+        if current is None:
+            raise NotCurrent(f"fact {fact!r} has no current version (retracted or replaced)")
+        return lineage, current
+
+    def _moved_predecessor(
+        self, lineage: Lineage, current: Fact, start: datetime
+    ) -> tuple[Fact, Analysed] | None:
+        """The superseded fact's current version whose end must follow a moved start."""
+        if lineage.supersedes is None or start == current.valid_from:
+            return None
+        prev = self._backend.lineage(lineage.supersedes)
+        prev_current = prev.current if prev is not None else None
+        if prev_current is None or prev_current.valid_to != current.valid_from:
+            return None
+        return prev_current, self._analyser.analyse_one(prev_current.text)
+
+    def _truncated(self, version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:
+        """A copy of `version` ending at `end`, or nothing if that leaves no valid time."""
+        new_end = end if version.valid_to is None else min(version.valid_to, end)
+        if new_end <= version.valid_from:
+            return []
+        meta = {"source": version.source, "speaker": version.speaker,
+                "session": version.session, "kind": version.kind, "said_at": version.said_at}
+        copy = self._version(version.id, statement, version.valid_from, new_end,
+                             version.version + 1, meta, None)
+        return [_with(copy, supersedes=version.supersedes)]
+
+    @staticmethod
+    def _version(
+        fact_id: str, st: Analysed, start: datetime, end: datetime | None, number: int,
+        meta: dict[str, Any], message_id: str | None,
+    ) -> NewVersion:
+        check_interval(start, end)
+        return NewVersion(
+            fact_id=fact_id, version_id=_new_id(), text=st.text, valid_from=start,
+            valid_to=end, version=number, said_at=meta.get("said_at"),
+            source=message_id or meta["source"],
+            speaker=meta["speaker"], session=meta["session"], kind=meta["kind"],
+            concepts=st.concepts, terms=st.terms, length=st.length,
+        )
+
+    @staticmethod
+    def _fact(namespace: str, v: NewVersion, result: WriteResult) -> Fact:
+        return Fact(
+            id=v.fact_id, version_id=v.version_id, namespace=namespace, text=v.text,
+            valid_from=v.valid_from, valid_to=v.valid_to, recorded_at=result.at,
+            superseded_at=None, version=v.version, said_at=v.said_at or result.at,
+            source=v.source, speaker=v.speaker,
+            session=v.session, kind=v.kind, supersedes=v.supersedes, t_index=result.t_index,
+        )
+
+    # --- async twins --------------------------------------------------------------------
+    aremember = twin(remember)
+    asupersede = twin(supersede)
+    acorrect = twin(correct)
+    aretract = twin(retract)
+    aadd_message = twin(add_message)
+    aforget = twin(forget)
+    arecall = twin(recall)
+    acontext = twin(context)
+    aconcepts_for = twin(concepts_for)
+    aconcept_graph = twin(concept_graph)
+    ahistory = twin(history)
+    asnapshot = twin(snapshot)
+    atimeline = twin(timeline)
+    amessages = twin(messages)
+    anamespaces = twin(namespaces)
+    aclose = twin(close)
+
+
+def _with(version: NewVersion, **changes: Any) -> NewVersion:
+    return attrs.evolve(version, **changes)
+
+
+def _closed(version: Fact, when: datetime) -> Fact:
+    return attrs.evolve(version, superseded_at=when)

@@ -1,0 +1,69 @@
+"""Shared fixtures: a store per engine (LadybugDB always; Neo4j when a server is reachable)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bitemporal_core import MemoryStore
+from bitemporal_core.extract import ConceptExtractor, default_extractor
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+ENGINES = ["ladybug", "neo4j"]
+
+
+@pytest.fixture(scope="session")
+def extractor() -> ConceptExtractor:
+    """One loaded extractor for the whole run (spaCy when its model is installed)."""
+    return default_extractor()
+
+
+def neo4j_settings() -> tuple[str, str, str]:
+    return (
+        os.environ.get("NEO4J_URI", "bolt://127.0.0.1:7687"),
+        os.environ.get("NEO4J_USER", "neo4j"),
+        os.environ.get("NEO4J_PASSWORD", "bitemporal-test"),
+    )
+
+
+@pytest.fixture(scope="session")
+def neo4j_driver() -> Iterator[object]:
+    """A driver to the test server; skips (or fails under CI=true) when none answers."""
+    neo4j = pytest.importorskip("neo4j")
+    uri, user, password = neo4j_settings()
+    driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
+    try:
+        driver.verify_connectivity()
+    except Exception as e:  # any failure to reach the server means "no server"
+        driver.close()
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Neo4j at {uri} is not reachable under CI: {e}")
+        pytest.skip(f"no Neo4j server at {uri} (run `make neo4j` or set NEO4J_URI)")
+    yield driver
+    driver.close()
+
+
+def _wipe(driver: object) -> None:
+    with driver.session() as session:  # type: ignore[attr-defined]
+        session.run("MATCH (n) DETACH DELETE n").consume()
+
+
+@pytest.fixture(params=ENGINES)
+def store(request: pytest.FixtureRequest, extractor: ConceptExtractor) -> Iterator[MemoryStore]:
+    """A fresh, empty store on each engine."""
+    if request.param == "ladybug":
+        s = MemoryStore.embedded(None, extractor=extractor)
+    else:
+        request.applymarker(pytest.mark.neo4j)
+        driver = request.getfixturevalue("neo4j_driver")
+        _wipe(driver)
+        s = MemoryStore.neo4j(driver=driver, extractor=extractor)
+    try:
+        yield s
+    finally:
+        s.close()
