@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -19,11 +18,12 @@ def twin(
 ) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
     """The `a`-prefixed async twin of a blocking method, with the same signature."""
 
-    @functools.wraps(method)
-    async def run(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+    async def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await asyncio.to_thread(method, self, *args, **kwargs)
 
     run.__name__ = "a" + method.__name__
-    run.__qualname__ = run.__qualname__.rsplit(".", 1)[0] + "." + run.__name__
+    run.__qualname__ = method.__qualname__.rsplit(".", 1)[0] + "." + run.__name__
+    run.__module__ = method.__module__
+    run.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature follows it
     run.__doc__ = f"Async twin of `{method.__name__}` (runs it off the event loop)."
     return run

@@ -47,9 +47,7 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
 class Ranker:
     """Runs the engine reads of one recall and ranks what they return."""
 
-    def __init__(
-        self, backend: Backend, extractor: ConceptExtractor, params: RecallParams
-    ) -> None:
+    def __init__(self, backend: Backend, extractor: ConceptExtractor, params: RecallParams) -> None:
         self._backend = backend
         self._extractor = extractor
         self._params = params
@@ -64,9 +62,7 @@ class Ranker:
         p = self._params
         if not keys:
             return ConceptView(question_concepts=(), concepts=(), contexts={})
-        nodes, edges = self._backend.concept_graph(
-            namespace, keys, hops=p.hops, window=p.window
-        )
+        nodes, edges = self._backend.concept_graph(namespace, keys, hops=p.hops, window=p.window)
         present = [k for k in keys if any(n.key == k for n in nodes)]
         scores = score_concepts(nodes, edges, p.weight)
         ranked = order_concepts(nodes, scores, present, p.max_concepts)

@@ -35,7 +35,7 @@ class Analyser:
         self,
         *,
         extractor: ConceptExtractor | None = None,
-        resolver: TimeResolver | None | Unset = UNSET,
+        resolver: TimeResolver | Unset | None = UNSET,
         distance: int = 1,
     ) -> None:
         self._extractor = extractor
@@ -79,9 +79,7 @@ class Analyser:
 
     def analyse_one(self, text: str) -> Analysed:
         """`text` as a single statement (its sentences' concepts merged)."""
-        groups = [
-            [(c.key, c.display) for c in s.concepts] for s in self.extractor.sentences(text)
-        ]
+        groups = [[(c.key, c.display) for c in s.concepts] for s in self.extractor.sentences(text)]
         return self._statement(text, groups)
 
     def _statement(self, text: str, groups: list[list[tuple[str, str]]]) -> Analysed:
@@ -105,7 +103,7 @@ class Analyser:
         text: str,
         when: datetime,
         valid_from: datetime | None,
-        valid_to: datetime | None | Unset,
+        valid_to: datetime | Unset | None,
     ) -> tuple[datetime, datetime | None]:
         """The valid interval of a statement recorded at `when`: an explicit `valid_from` wins,
         else a temporal expression in the text, else `when`."""

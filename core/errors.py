@@ -1,4 +1,4 @@
-"""The exception family: every error the library raises on purpose derives from `BitemporalError`."""
+"""The exception family: every error raised on purpose derives from `BitemporalError`."""
 
 from __future__ import annotations
 

@@ -36,11 +36,12 @@ class Unset(enum.Enum):
 UNSET: Final = Unset.token
 
 
-def _opt_aware(name: str) -> Any:
-    def convert(value: datetime | None) -> datetime | None:
-        return None if value is None else require_aware(value, name)
+def _valid_at(value: datetime | None) -> datetime | None:
+    return None if value is None else require_aware(value, "valid_at")
 
-    return convert
+
+def _known_at(value: datetime | None) -> datetime | None:
+    return None if value is None else require_aware(value, "known_at")
 
 
 @attrs.frozen
@@ -51,8 +52,8 @@ class Basis:
     to make a recall repeatable.
     """
 
-    valid_at: datetime | None = attrs.field(default=None, converter=_opt_aware("valid_at"))
-    known_at: datetime | None = attrs.field(default=None, converter=_opt_aware("known_at"))
+    valid_at: datetime | None = attrs.field(default=None, converter=_valid_at)
+    known_at: datetime | None = attrs.field(default=None, converter=_known_at)
 
     @classmethod
     def now(cls) -> Basis:
@@ -109,7 +110,9 @@ class Fact:
 
     def known_at(self, when: datetime) -> bool:
         """True if `when` lies inside the half-open transaction interval."""
-        return self.recorded_at <= when and (self.superseded_at is None or when < self.superseded_at)
+        return self.recorded_at <= when and (
+            self.superseded_at is None or when < self.superseded_at
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (times as ISO-8601 strings)."""

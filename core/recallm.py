@@ -84,9 +84,9 @@ def order_concepts(
     lowest score first and the essential ones last (nearest the question)."""
     by_key = {c.key: c for c in concepts}
     must = [k for k in dict.fromkeys(essential) if k in by_key]
-    others = sorted(
-        (k for k in by_key if k not in must), key=lambda k: (-scores.get(k, 0.0), k)
-    )[: max(0, max_concepts - len(must))]
+    others = sorted((k for k in by_key if k not in must), key=lambda k: (-scores.get(k, 0.0), k))[
+        : max(0, max_concepts - len(must))
+    ]
 
     def ranked(key: str, is_essential: bool) -> RankedConcept:
         concept = by_key[key]

@@ -69,7 +69,7 @@ class MemoryStore:
         backend: Backend,
         *,
         extractor: ConceptExtractor | None = None,
-        resolver: TimeResolver | None | Unset = UNSET,
+        resolver: TimeResolver | Unset | None = UNSET,
         counter: TokenCounter | None = None,
         params: RecallParams | None = None,
         owns_backend: bool = True,
@@ -135,7 +135,9 @@ class MemoryStore:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         self.close()
@@ -144,7 +146,9 @@ class MemoryStore:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         await self.aclose()
@@ -188,7 +192,7 @@ class MemoryStore:
         namespace: str = "default",
         at: datetime | None = None,
         valid_from: datetime | None = None,
-        valid_to: datetime | None | Unset = UNSET,
+        valid_to: datetime | Unset | None = UNSET,
         speaker: str | None = None,
         source: str | None = None,
         session: str | None = None,
@@ -220,8 +224,11 @@ class MemoryStore:
                 at=when,
                 facts=tuple(NewFact(id=v.fact_id) for v in versions),
                 versions=tuple(versions),
-                messages=(NewMessage(id=message_id, session=meta["session"],
-                                     role=meta["speaker"], text=text),),
+                messages=(
+                    NewMessage(
+                        id=message_id, session=meta["session"], role=meta["speaker"], text=text
+                    ),
+                ),
                 concepts=tuple(c for st in statements for c in st.concepts),
                 relate=tuple(p for st in statements for p in st.pairs),
                 advance_t_index=True,
@@ -238,7 +245,7 @@ class MemoryStore:
         *,
         at: datetime | None = None,
         valid_from: datetime | None = None,
-        valid_to: datetime | None | Unset = UNSET,
+        valid_to: datetime | Unset | None = UNSET,
         speaker: str | None = None,
         source: str | None = None,
         session: str | None = None,
@@ -267,12 +274,19 @@ class MemoryStore:
             new = _with(new, supersedes=current.id)
             versions = [new, *self._truncated(current, old, start)]
             batch = WriteBatch(
-                namespace=ns, at=when, close=(current.version_id,),
+                namespace=ns,
+                at=when,
+                close=(current.version_id,),
                 facts=(NewFact(id=new.fact_id, supersedes=current.id),),
                 versions=tuple(versions),
-                messages=(NewMessage(id=message_id, session=meta["session"],
-                                     role=meta["speaker"], text=text),),
-                concepts=statement.concepts, relate=statement.pairs, advance_t_index=True,
+                messages=(
+                    NewMessage(
+                        id=message_id, session=meta["session"], role=meta["speaker"], text=text
+                    ),
+                ),
+                concepts=statement.concepts,
+                relate=statement.pairs,
+                advance_t_index=True,
             )
             return self._fact(ns, new, self._apply(batch))
 
@@ -284,7 +298,7 @@ class MemoryStore:
         *,
         text: str | None = None,
         valid_from: datetime | None = None,
-        valid_to: datetime | None | Unset = UNSET,
+        valid_to: datetime | Unset | None = UNSET,
         at: datetime | None = None,
         kind: str | None = None,
     ) -> Fact:
@@ -295,12 +309,19 @@ class MemoryStore:
         """
         lineage, current = self._current(fact)
         new_text = current.text if text is None else check_text(text)
-        start = current.valid_from if valid_from is None else require_aware(valid_from, "valid_from")
+        start = (
+            current.valid_from if valid_from is None else require_aware(valid_from, "valid_from")
+        )
         end = current.valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
         check_interval(start, end)
         statement = self._analyser.analyse_one(new_text)
-        meta = {"source": current.source, "speaker": current.speaker, "session": current.session,
-                "kind": kind or current.kind, "said_at": None if text else current.said_at}
+        meta = {
+            "source": current.source,
+            "speaker": current.speaker,
+            "session": current.session,
+            "kind": kind or current.kind,
+            "said_at": None if text else current.said_at,
+        }
         moved = self._moved_predecessor(lineage, current, start)
 
         def build(when: datetime) -> Fact:
@@ -314,9 +335,13 @@ class MemoryStore:
                 close.append(prev.version_id)
                 versions.extend(self._truncated(prev, prev_statement, start))
             batch = WriteBatch(
-                namespace=lineage.namespace, at=when, close=tuple(close),
-                versions=tuple(versions), concepts=statement.concepts if text else (),
-                relate=statement.pairs if text else (), advance_t_index=text is not None,
+                namespace=lineage.namespace,
+                at=when,
+                close=tuple(close),
+                versions=tuple(versions),
+                concepts=statement.concepts if text else (),
+                relate=statement.pairs if text else (),
+                advance_t_index=text is not None,
             )
             return self._fact(lineage.namespace, version, self._apply(batch))
 
@@ -413,8 +438,9 @@ class MemoryStore:
             raise InvalidInput("max_tokens must be a positive integer")
         b = self._basis(basis)
         hits = self.recall(query, namespace=namespace, basis=b, k=k, mode=mode)
-        return render_context(hits, max_tokens=max_tokens, valid_at=b.valid_at,
-                              counter=self.counter)
+        return render_context(
+            hits, max_tokens=max_tokens, valid_at=b.valid_at, counter=self.counter
+        )
 
     def concepts_for(
         self, query: str, *, namespace: str = "default", basis: Basis | None = None
@@ -510,34 +536,65 @@ class MemoryStore:
         new_end = end if version.valid_to is None else min(version.valid_to, end)
         if new_end <= version.valid_from:
             return []
-        meta = {"source": version.source, "speaker": version.speaker,
-                "session": version.session, "kind": version.kind, "said_at": version.said_at}
-        copy = self._version(version.id, statement, version.valid_from, new_end,
-                             version.version + 1, meta, None)
+        meta = {
+            "source": version.source,
+            "speaker": version.speaker,
+            "session": version.session,
+            "kind": version.kind,
+            "said_at": version.said_at,
+        }
+        copy = self._version(
+            version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
+        )
         return [_with(copy, supersedes=version.supersedes)]
 
     @staticmethod
     def _version(
-        fact_id: str, st: Analysed, start: datetime, end: datetime | None, number: int,
-        meta: dict[str, Any], message_id: str | None,
+        fact_id: str,
+        st: Analysed,
+        start: datetime,
+        end: datetime | None,
+        number: int,
+        meta: dict[str, Any],
+        message_id: str | None,
     ) -> NewVersion:
         check_interval(start, end)
         return NewVersion(
-            fact_id=fact_id, version_id=_new_id(), text=st.text, valid_from=start,
-            valid_to=end, version=number, said_at=meta.get("said_at"),
+            fact_id=fact_id,
+            version_id=_new_id(),
+            text=st.text,
+            valid_from=start,
+            valid_to=end,
+            version=number,
+            said_at=meta.get("said_at"),
             source=message_id or meta["source"],
-            speaker=meta["speaker"], session=meta["session"], kind=meta["kind"],
-            concepts=st.concepts, terms=st.terms, length=st.length,
+            speaker=meta["speaker"],
+            session=meta["session"],
+            kind=meta["kind"],
+            concepts=st.concepts,
+            terms=st.terms,
+            length=st.length,
         )
 
     @staticmethod
     def _fact(namespace: str, v: NewVersion, result: WriteResult) -> Fact:
         return Fact(
-            id=v.fact_id, version_id=v.version_id, namespace=namespace, text=v.text,
-            valid_from=v.valid_from, valid_to=v.valid_to, recorded_at=result.at,
-            superseded_at=None, version=v.version, said_at=v.said_at or result.at,
-            source=v.source, speaker=v.speaker,
-            session=v.session, kind=v.kind, supersedes=v.supersedes, t_index=result.t_index,
+            id=v.fact_id,
+            version_id=v.version_id,
+            namespace=namespace,
+            text=v.text,
+            valid_from=v.valid_from,
+            valid_to=v.valid_to,
+            recorded_at=result.at,
+            superseded_at=None,
+            version=v.version,
+            said_at=v.said_at or result.at,
+            source=v.source,
+            speaker=v.speaker,
+            session=v.session,
+            kind=v.kind,
+            supersedes=v.supersedes,
+            t_index=result.t_index,
         )
 
     # --- async twins --------------------------------------------------------------------

@@ -9,10 +9,10 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, NotCurrent, TimeRegression
@@ -70,11 +70,14 @@ class LadybugBackend:
     Args:
         path: a database path on disk, or None for an in-memory database.
         database: an already open `ladybug.Database` the caller owns (not closed by `close`).
+        buffer_pool_mb: the engine's page cache (LadybugDB's default is 80% of RAM).
     """
 
     name = "ladybug"
 
-    def __init__(self, path: str | Path | None = None, *, database: Any = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, database: Any = None, buffer_pool_mb: int = 1024
+    ) -> None:
         try:
             import ladybug
         except ImportError as e:  # pragma: no cover - ladybug is a hard dependency
@@ -85,7 +88,7 @@ class LadybugBackend:
                 target = ":memory:" if path is None else str(Path(path).expanduser())
                 if path is not None:
                     Path(target).parent.mkdir(parents=True, exist_ok=True)
-                database = ladybug.Database(target)
+                database = ladybug.Database(target, buffer_pool_size=buffer_pool_mb * 2**20)
             self._db = database
             self._conn = ladybug.Connection(database)
         except RuntimeError as e:
@@ -93,6 +96,8 @@ class LadybugBackend:
         self.path = None if path is None else str(path)
         self._lock = threading.RLock()
         self._closed = False
+        # This process is the engine's only writer, so each namespace's clock is cached here.
+        self._clocks: dict[str, tuple[datetime, int]] = {}
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -110,7 +115,7 @@ class LadybugBackend:
             raise BackendError(f"embedded engine error: {e}") from e
         if isinstance(result, list):  # pragma: no cover - one statement per call here
             result = result[-1]
-        rows: list[list[Any]] = result.get_all()
+        rows = cast(list[list[Any]], result.get_all())
         return rows
 
     @contextmanager
@@ -125,26 +130,26 @@ class LadybugBackend:
             self._run(q.COMMIT)
 
     def _rollback(self) -> None:
-        try:
+        with suppress(RuntimeError):  # the engine already rolled back when a statement failed
             self._conn.execute(q.ROLLBACK)
-        except RuntimeError:
-            pass  # the engine already rolled back when a statement failed
 
     # --- port: clock and writes ----------------------------------------------------------
     def clock(self, namespace: str) -> Clock:
         with self._lock:
-            rows = self._run(q.READ_NAMESPACE, {"ns": namespace})
-        if not rows:
-            return Clock(last_tx=None, t_index=0, now=utcnow())
-        last = to_utc(rows[0][0])
-        return Clock(last_tx=None if last <= _ZERO else last, t_index=int(rows[0][1]), now=utcnow())
+            cached = self._clocks.get(namespace)
+            if cached is None:
+                rows = self._run(q.READ_CLOCK, {"ns": namespace})
+                if not rows:
+                    return Clock(last_tx=None, t_index=0, now=utcnow())
+                cached = (to_utc(rows[0][0]), int(rows[0][1]))
+                self._clocks[namespace] = cached
+        last, t_index = cached
+        return Clock(last_tx=None if last <= _ZERO else last, t_index=t_index, now=utcnow())
 
     def apply(self, batch: WriteBatch) -> WriteResult:
         ns = batch.namespace
         with self._transaction():
-            last_tx, t_index, msg_seq = self._run(
-                q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO}
-            )[0]
+            last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
             last_tx = to_utc(last_tx)
             if last_tx > batch.at:
                 raise TimeRegression(
@@ -158,10 +163,10 @@ class LadybugBackend:
                 if closed != len(batch.close):
                     raise NotCurrent("the fact's current version was closed by another write")
             t_index = int(t_index) + (1 if batch.advance_t_index else 0)
-            msg_seq = self._write_messages(batch, int(msg_seq))
-            self._write_facts(batch, t_index)
+            self._write_versions(batch, t_index)
             self._write_concepts(batch, t_index)
-            self._write_links(batch)
+            self._write_terms(batch)
+            msg_seq = self._write_messages(batch, int(msg_seq))
             self._run(
                 q.UPDATE_NAMESPACE,
                 {
@@ -173,100 +178,112 @@ class LadybugBackend:
                     "length": sum(v.length for v in batch.versions),
                 },
             )
+        self._clocks[ns] = (max(last_tx, batch.at), t_index)
         return WriteResult(at=batch.at, t_index=t_index)
 
+    def _write_versions(self, batch: WriteBatch, t_index: int) -> None:
+        if not batch.versions:
+            return
+        lineage = {f.id: f.supersedes for f in batch.facts}
+        rows = [
+            {
+                "id": v.version_id,
+                "fact_id": v.fact_id,
+                "fact_supersedes": lineage.get(v.fact_id),
+                "text": v.text,
+                "valid_from": v.valid_from,
+                "valid_to": v.valid_to or END_OF_TIME,
+                "version": v.version,
+                "said_at": v.said_at or batch.at,
+                "source": v.source,
+                "speaker": v.speaker,
+                "session": v.session,
+                "kind": v.kind,
+                "supersedes": v.supersedes,
+                "length": v.length,
+            }
+            for v in batch.versions
+        ]
+        params = {
+            "ns": batch.namespace,
+            "at": batch.at,
+            "eot": END_OF_TIME,
+            "t_index": t_index,
+        }
+        new = {f.id for f in batch.facts}
+        for statement, chosen in (
+            (q.WRITE_NEW_FACTS, [r for r in rows if r["fact_id"] in new]),
+            (q.WRITE_VERSIONS, [r for r in rows if r["fact_id"] not in new]),
+        ):
+            if chosen:
+                self._run(statement, {**params, "rows": chosen})
+        links = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts if f.supersedes]
+        if links:
+            self._run(q.LINK_SUPERSEDES, {"rows": links})
+
+    def _write_concepts(self, batch: WriteBatch, t_index: int) -> None:
+        ns = batch.namespace
+        fresh_keys = {key for key, _ in batch.concepts}
+        fresh: list[dict[str, Any]] = []
+        stale: list[dict[str, Any]] = []
+        for v in batch.versions:
+            for key, display in v.concepts:
+                row = {"v": v.version_id, "c": scoped(ns, key), "key": key, "display": display}
+                (fresh if key in fresh_keys else stale).append(row)
+        for statement, rows in ((q.WRITE_MENTIONS_FRESH, fresh), (q.WRITE_MENTIONS_STALE, stale)):
+            if rows:
+                self._run(statement, {"rows": rows, "ns": ns, "t_index": t_index})
+        if batch.relate:
+            counts = Counter(batch.relate)
+            pairs = [
+                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()
+            ]
+            self._run(q.RELATE_CONCEPTS, {"rows": pairs, "t_index": t_index})
+
+    def _write_terms(self, batch: WriteBatch) -> None:
+        ns = batch.namespace
+        rows = [
+            {"v": v.version_id, "t": scoped(ns, stem), "stem": stem, "tf": tf}
+            for v in batch.versions
+            for stem, tf in v.terms
+        ]
+        if rows:
+            self._run(q.WRITE_TERMS, {"rows": rows, "ns": ns})
+
     def _write_messages(self, batch: WriteBatch, seq: int) -> int:
-        if not batch.messages:
-            return seq
-        rows = []
+        """Store new messages (in order) and link every version to the message it came from."""
+        ns = batch.namespace
+        by_message: dict[str, list[str]] = {}
+        for v in batch.versions:
+            if v.source is not None:
+                by_message.setdefault(v.source, []).append(v.version_id)
+        ids = [scoped(ns, m.id) for m in batch.messages]
+        existing = {r[0] for r in self._run(q.EXISTING_MESSAGES, {"ids": ids})} if ids else set()
+        rows: list[dict[str, Any]] = []
         for m in batch.messages:
+            if scoped(ns, m.id) in existing or any(r["msg_id"] == m.id for r in rows):
+                continue  # a message is stored once; its versions are linked below
             seq += 1
             rows.append(
                 {
-                    "id": scoped(batch.namespace, m.id),
+                    "id": scoped(ns, m.id),
                     "msg_id": m.id,
                     "session": m.session,
                     "role": m.role,
                     "text": m.text,
                     "seq": seq,
+                    "versions": by_message.pop(m.id, []),
                 }
             )
-        self._run(q.MERGE_MESSAGES, {"rows": rows, "ns": batch.namespace, "at": batch.at})
+        if rows:
+            self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns, "at": batch.at})
+        # Versions whose message an earlier call stored (new versions of an old statement).
+        links = [
+            {"v": vid, "m": scoped(ns, mid)} for mid, vids in by_message.items() for vid in vids
+        ]
+        if links:
+            self._run(q.LINK_MESSAGES, {"rows": links})
         return seq
-
-    def _write_facts(self, batch: WriteBatch, t_index: int) -> None:
-        ns, at = batch.namespace, batch.at
-        if batch.facts:
-            rows = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts]
-            self._run(q.CREATE_FACTS, {"rows": rows, "ns": ns, "at": at})
-            links = [r for r in rows if r["supersedes"]]
-            if links:
-                self._run(q.LINK_SUPERSEDES, {"rows": links})
-        if batch.versions:
-            rows = [
-                {
-                    "id": v.version_id,
-                    "fact_id": v.fact_id,
-                    "text": v.text,
-                    "valid_from": v.valid_from,
-                    "valid_to": v.valid_to or END_OF_TIME,
-                    "version": v.version,
-                    "said_at": v.said_at or batch.at,
-                    "source": v.source,
-                    "speaker": v.speaker,
-                    "session": v.session,
-                    "kind": v.kind,
-                    "supersedes": v.supersedes,
-                    "length": v.length,
-                }
-                for v in batch.versions
-            ]
-            params = {"rows": rows, "ns": ns, "at": at, "eot": END_OF_TIME, "t_index": t_index}
-            self._run(q.CREATE_VERSIONS, params)
-
-    def _write_concepts(self, batch: WriteBatch, t_index: int) -> None:
-        ns = batch.namespace
-        displays = {key: display for v in batch.versions for key, display in v.concepts}
-        displays.update(dict(batch.concepts))
-        if displays:
-            rows = [{"id": scoped(ns, k), "key": k, "display": d} for k, d in displays.items()]
-            self._run(q.MERGE_CONCEPTS, {"rows": rows, "ns": ns, "t_index": t_index})
-        if batch.concepts:
-            ids = [scoped(ns, k) for k, _ in batch.concepts]
-            self._run(q.TOUCH_CONCEPTS, {"ids": ids, "t_index": t_index})
-        if batch.relate:
-            counts = Counter(batch.relate)
-            rows2 = [
-                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()
-            ]
-            self._run(q.RELATE_CONCEPTS, {"rows": rows2, "t_index": t_index})
-
-    def _write_links(self, batch: WriteBatch) -> None:
-        ns = batch.namespace
-        mentions = [
-            {"v": v.version_id, "c": scoped(ns, key)}
-            for v in batch.versions
-            for key in dict(v.concepts)
-        ]
-        if mentions:
-            self._run(q.LINK_MENTIONS, {"rows": mentions})
-        terms = {stem for v in batch.versions for stem, _ in v.terms}
-        if terms:
-            rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
-            self._run(q.MERGE_TERMS, {"rows": rows, "ns": ns})
-            links = [
-                {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
-                for v in batch.versions
-                for stem, tf in v.terms
-            ]
-            self._run(q.LINK_TERMS, {"rows": links})
-        sources = [
-            {"v": v.version_id, "m": scoped(ns, v.source)}
-            for v in batch.versions
-            if v.source is not None
-        ]
-        if sources:
-            self._run(q.LINK_MESSAGES, {"rows": sources})
 
     # --- port: reads ---------------------------------------------------------------------
     def _read(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
@@ -305,7 +322,7 @@ class LadybugBackend:
             starts = self._run(q.CONCEPTS_BY_ID, {"ids": [scoped(namespace, k) for k in keys]})
             for cid, key, display, t in starts:
                 found[cid] = Concept(key=key, display=display, t_index=int(t))
-            for cid, key, display, t in starts:
+            for cid, _key, _display, t in starts:
                 frontier = [cid]
                 for _ in range(hops):
                     params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
@@ -351,8 +368,11 @@ class LadybugBackend:
             stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
         n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
         postings = [
-            Posting(fact=_fact(r), tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
-                    length=int(r[16] or 0))
+            Posting(
+                fact=_fact(r),
+                tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
+                length=int(r[16] or 0),
+            )
             for r in rows
         ]
         return postings, n_docs, (total / n_docs if n_docs else 0.0)
@@ -365,8 +385,15 @@ class LadybugBackend:
         if limit is not None:
             rows = rows[-limit:] if limit > 0 else []
         return [
-            Message(id=r[0], namespace=r[1], session=r[2], role=r[3], text=r[4],
-                    at=to_utc(r[5]), seq=int(r[6]))
+            Message(
+                id=r[0],
+                namespace=r[1],
+                session=r[2],
+                role=r[3],
+                text=r[4],
+                at=to_utc(r[5]),
+                seq=int(r[6]),
+            )
             for r in rows
         ]
 
@@ -376,7 +403,8 @@ class LadybugBackend:
     # --- port: forgetting ----------------------------------------------------------------
     def forget_namespace(self, namespace: str) -> int:
         removed = 0
-        with self._transaction():
+        with self._lock, self._transaction():
+            self._clocks.pop(namespace, None)
             for statement in (
                 q.FORGET_NS_VERSIONS,
                 q.FORGET_NS_FACTS,
@@ -427,4 +455,3 @@ class LadybugBackend:
             for statement in q.RAW_SCAN:
                 out.extend(dict(node) for (node,) in self._run(statement, {}))
         return out
-

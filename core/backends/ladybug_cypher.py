@@ -5,7 +5,6 @@ Open intervals are stored as END_OF_TIME (`$eot`) so visibility is a plain range
 
 from __future__ import annotations
 
-
 SCHEMA = (
     "CREATE NODE TABLE IF NOT EXISTS Namespace(name STRING PRIMARY KEY, last_tx TIMESTAMP,"
     " t_index INT64, msg_seq INT64, n_versions INT64, total_length INT64)",
@@ -51,6 +50,7 @@ READ_NAMESPACE = (
     "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index, n.msg_seq,"
     " n.n_versions, n.total_length"
 )
+READ_CLOCK = "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index"
 MERGE_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
     " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
@@ -65,55 +65,59 @@ LIST_NAMESPACES = "MATCH (n:Namespace) RETURN n.name ORDER BY n.name"
 
 # --- writes ----------------------------------------------------------------------------------
 CLOSE_VERSIONS = (
-    "MATCH (v:Version) WHERE v.id IN $ids AND v.superseded_at = $eot"
+    "UNWIND $ids AS i MATCH (v:Version {id: i}) WHERE v.superseded_at = $eot"
     " SET v.superseded_at = $at RETURN count(v)"
 )
-CREATE_FACTS = (
-    "UNWIND $rows AS r CREATE (:Fact {id: r.id, namespace: $ns, supersedes: r.supersedes,"
-    " created_at: $at})"
-)
 LINK_SUPERSEDES = (
-    "UNWIND $rows AS r MATCH (a:Fact {id: r.id}), (b:Fact {id: r.supersedes})"
+    "UNWIND $rows AS r MATCH (a:Fact {id: r.id}) WITH a, r MATCH (b:Fact {id: r.supersedes})"
     " CREATE (a)-[:SUPERSEDES]->(b)"
 )
-CREATE_VERSIONS = (
-    "UNWIND $rows AS r CREATE (v:Version {id: r.id, fact_id: r.fact_id, namespace: $ns,"
+_CREATE_VERSION = (
+    " CREATE (v:Version {id: r.id, fact_id: r.fact_id, namespace: $ns,"
     " text: r.text, valid_from: r.valid_from, valid_to: r.valid_to, recorded_at: $at,"
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: r.source, speaker: r.speaker,"
     " session: r.session, kind: r.kind, supersedes: r.supersedes, t_index: $t_index,"
     " length: r.length})"
-    " WITH v, r MATCH (f:Fact {id: r.fact_id}) CREATE (v)-[:VERSION_OF]->(f)"
+    " CREATE (v)-[:VERSION_OF]->(f)"
 )
-MERGE_CONCEPTS = (
-    "UNWIND $rows AS r MERGE (c:Concept {id: r.id}) ON CREATE SET c.namespace = $ns,"
+# A new lineage and its first version in one statement (CREATE is far cheaper than MERGE).
+WRITE_NEW_FACTS = (
+    "UNWIND $rows AS r CREATE (f:Fact {id: r.fact_id, namespace: $ns,"
+    " supersedes: r.fact_supersedes, created_at: $at})" + _CREATE_VERSION
+)
+WRITE_VERSIONS = "UNWIND $rows AS r MATCH (f:Fact {id: r.fact_id})" + _CREATE_VERSION
+# Concepts of new statements take the batch's t_index; those only re-mentioned keep theirs.
+WRITE_MENTIONS_FRESH = (
+    "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
+    " c.key = r.key, c.display = r.display SET c.t_index = $t_index"
+    " WITH c, r MATCH (v:Version {id: r.v}) CREATE (v)-[:MENTIONS]->(c)"
+)
+WRITE_MENTIONS_STALE = (
+    "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
     " c.key = r.key, c.display = r.display, c.t_index = $t_index"
+    " WITH c, r MATCH (v:Version {id: r.v}) CREATE (v)-[:MENTIONS]->(c)"
 )
-TOUCH_CONCEPTS = "MATCH (c:Concept) WHERE c.id IN $ids SET c.t_index = $t_index"
 RELATE_CONCEPTS = (
-    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
     " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = $t_index"
     " ON MATCH SET e.strength = e.strength + r.n, e.t_index = $t_index"
 )
-LINK_MENTIONS = (
-    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (c:Concept {id: r.c})"
-    " CREATE (v)-[:MENTIONS]->(c)"
-)
-MERGE_TERMS = (
-    "UNWIND $rows AS r MERGE (t:Term {id: r.id}) ON CREATE SET t.namespace = $ns,"
-    " t.stem = r.stem"
-)
-LINK_TERMS = (
-    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (t:Term {id: r.t})"
+WRITE_TERMS = (
+    "UNWIND $rows AS r MERGE (t:Term {id: r.t}) ON CREATE SET t.namespace = $ns,"
+    " t.stem = r.stem WITH t, r MATCH (v:Version {id: r.v})"
     " CREATE (v)-[:HAS_TERM {tf: r.tf}]->(t)"
 )
-MERGE_MESSAGES = (
-    "UNWIND $rows AS r MERGE (m:Message {id: r.id}) ON CREATE SET m.msg_id = r.msg_id,"
-    " m.namespace = $ns, m.session = r.session, m.role = r.role, m.text = r.text,"
-    " m.at = $at, m.seq = r.seq"
+EXISTING_MESSAGES = "UNWIND $ids AS i MATCH (m:Message {id: i}) RETURN m.id"
+WRITE_MESSAGES = (
+    "UNWIND $rows AS r CREATE (m:Message {id: r.id, msg_id: r.msg_id, namespace: $ns,"
+    " session: r.session, role: r.role, text: r.text, at: $at, seq: r.seq})"
+    " WITH m, r UNWIND r.versions AS vid MATCH (v:Version {id: vid})"
+    " CREATE (v)-[:FROM_MESSAGE]->(m)"
 )
+
 LINK_MESSAGES = (
-    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (m:Message {id: r.m})"
+    "UNWIND $rows AS r MATCH (m:Message {id: r.m}) WITH m, r MATCH (v:Version {id: r.v})"
     " CREATE (v)-[:FROM_MESSAGE]->(m)"
 )
 
@@ -124,35 +128,46 @@ LINEAGE = (
 )
 SUPERSEDED_BY = "MATCH (g:Fact)-[:SUPERSEDES]->(f:Fact {id: $id}) RETURN g.id ORDER BY g.id"
 SNAPSHOT = (
-    "MATCH (v:Version) WHERE v.namespace = $ns AND " + _VISIBLE + " RETURN " + _V
+    "MATCH (v:Version) WHERE v.namespace = $ns AND "
+    + _VISIBLE
+    + " RETURN "
+    + _V
     + " ORDER BY v.valid_from, v.recorded_at, v.id"
 )
 VERSIONS_ALL = (
-    "MATCH (v:Version) WHERE v.namespace = $ns RETURN " + _V
+    "MATCH (v:Version) WHERE v.namespace = $ns RETURN "
+    + _V
     + " ORDER BY v.valid_from, v.recorded_at, v.id"
 )
 VERSIONS_KNOWN = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.recorded_at <= $known_at"
-    " AND v.superseded_at > $known_at RETURN " + _V
-    + " ORDER BY v.valid_from, v.recorded_at, v.id"
+    " AND v.superseded_at > $known_at RETURN " + _V + " ORDER BY v.valid_from, v.recorded_at, v.id"
 )
-CONCEPTS_BY_ID = "MATCH (c:Concept) WHERE c.id IN $ids RETURN c.id, c.key, c.display, c.t_index"
+CONCEPTS_BY_ID = (
+    "UNWIND $ids AS i MATCH (c:Concept {id: i}) RETURN c.id, c.key, c.display, c.t_index"
+)
 NEIGHBOURS = (
-    "MATCH (s:Concept)-[:RELATED]-(c:Concept) WHERE s.id IN $ids"
-    " AND c.t_index >= $low AND c.t_index <= $high"
+    "UNWIND $ids AS i MATCH (s:Concept {id: i})-[:RELATED]-(c:Concept)"
+    " WHERE c.t_index >= $low AND c.t_index <= $high"
     " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
 )
 EDGES_AMONG = (
-    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
+    "UNWIND $ids AS i MATCH (a:Concept {id: i})-[e:RELATED]->(b:Concept) WHERE b.id IN $ids"
     " RETURN a.key, b.key, e.strength, e.t_index"
 )
 MENTIONS_OF = (
-    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE " + _VISIBLE
-    + " RETURN " + _V + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
+    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE "
+    + _VISIBLE
+    + " RETURN "
+    + _V
+    + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
 )
 POSTINGS = (
-    "MATCH (t:Term)<-[h:HAS_TERM]-(v:Version) WHERE t.id IN $ids AND " + _VISIBLE
-    + " RETURN " + _V + ", v.length, collect(t.stem), collect(h.tf)"
+    "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(v:Version) WHERE "
+    + _VISIBLE
+    + " RETURN "
+    + _V
+    + ", v.length, collect(t.stem), collect(h.tf)"
 )
 MESSAGES_ALL = (
     "MATCH (m:Message) WHERE m.namespace = $ns RETURN m.msg_id, m.namespace, m.session, m.role,"
@@ -179,21 +194,23 @@ FACT_TOUCHES = (
     " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
     " collect(DISTINCT m.id)"
 )
-FORGET_VERSIONS = "MATCH (v:Version) WHERE v.id IN $ids DETACH DELETE v"
+FORGET_VERSIONS = "UNWIND $ids AS i MATCH (v:Version {id: i}) DETACH DELETE v"
 FORGET_FACT = "MATCH (f:Fact {id: $id}) DETACH DELETE f"
 UNLINK_SUPERSEDES = "MATCH (g:Fact) WHERE g.supersedes = $id SET g.supersedes = NULL"
 UNLINK_VERSION_SUPERSEDES = "MATCH (v:Version) WHERE v.supersedes = $id SET v.supersedes = NULL"
 FORGET_ORPHAN_CONCEPTS = (
-    "MATCH (c:Concept) WHERE c.id IN $ids AND NOT EXISTS { MATCH (c)<-[:MENTIONS]-(:Version) }"
+    "UNWIND $ids AS i MATCH (c:Concept {id: i})"
+    " WHERE NOT EXISTS { MATCH (c)<-[:MENTIONS]-(:Version) }"
     " DETACH DELETE c"
 )
 FORGET_ORPHAN_TERMS = (
-    "MATCH (t:Term) WHERE t.id IN $ids AND NOT EXISTS { MATCH (t)<-[:HAS_TERM]-(:Version) }"
+    "UNWIND $ids AS i MATCH (t:Term {id: i})"
+    " WHERE NOT EXISTS { MATCH (t)<-[:HAS_TERM]-(:Version) }"
     " DETACH DELETE t"
 )
 FORGET_ORPHAN_MESSAGES = (
-    "MATCH (m:Message) WHERE m.id IN $ids"
-    " AND NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
+    "UNWIND $ids AS i MATCH (m:Message {id: i})"
+    " WHERE NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
 )
 
 

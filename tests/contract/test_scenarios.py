@@ -48,8 +48,9 @@ class Runner:
 
     @staticmethod
     def _times(step: dict[str, Any], *names: str) -> dict[str, Any]:
-        return {n: parse_time(step[n], n) if step[n] is not None else None
-                for n in names if n in step}
+        return {
+            n: parse_time(step[n], n) if step[n] is not None else None for n in names if n in step
+        }
 
     def call(self, step: dict[str, Any]) -> None:
         op = step["op"]

@@ -1,0 +1,122 @@
+"""The `bitemporal-memory` command on the embedded engine, in-process and as a console script."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bitemporal_core.cli import main
+
+
+def run(store: Path, *argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--store", str(store), *argv], out=out)
+    return code, out.getvalue()
+
+
+def test_remember_recall_history_timeline_export_forget(tmp_path: Path) -> None:
+    db = tmp_path / "m.lbdb"
+    code, out = run(
+        db,
+        "-n",
+        "alice",
+        "remember",
+        "I enjoy eating apples.",
+        "--at",
+        "2023-10-26T10:00:00Z",
+        "--valid-from",
+        "2023-10-26T00:00:00Z",
+    )
+    assert code == 0 and "I enjoy eating apples." in out
+    fact_id = out.split()[0]
+    code, out = run(
+        db,
+        "-n",
+        "alice",
+        "recall",
+        "apples",
+        "--valid-at",
+        "2023-10-26T12:00:00Z",
+        "--known-at",
+        "2023-10-27T00:00:00Z",
+    )
+    assert code == 0 and "I enjoy eating apples." in out
+    code, out = run(db, "-n", "alice", "recall", "apples", "--valid-at", "2023-10-25T12:00:00Z")
+    assert code == 0 and "no memories" in out
+    code, out = run(db, "-n", "alice", "history", fact_id)
+    assert json.loads(out.splitlines()[0])["id"] == fact_id
+    code, out = run(db, "-n", "alice", "timeline")
+    assert fact_id in out
+    export = tmp_path / "facts.jsonl"
+    assert run(db, "-n", "alice", "export", "--output", str(export))[0] == 0
+    assert [json.loads(line)["text"] for line in export.read_text().splitlines()] == [
+        "I enjoy eating apples."
+    ]
+    code, out = run(db, "-n", "alice", "forget")
+    assert code == 0 and "forgot" in out
+    assert run(db, "-n", "alice", "timeline")[1] == ""
+
+
+def test_import_jsonl_with_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [
+        {
+            "text": f"I visited museum number {i}.",
+            "at": f"2024-01-{i + 1:02d}T10:00:00Z",
+            "speaker": "user",
+            "id": f"m{i}",
+        }
+        for i in range(5)
+    ]
+    src = tmp_path / "messages.jsonl"
+    src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    code, out = run(tmp_path / "m.lbdb", "-n", "bob", "import", str(src))
+    assert code == 0 and "imported 5 facts" in out
+    assert "import" in capsys.readouterr().err  # the progress bar
+    code, out = run(tmp_path / "m.lbdb", "-n", "bob", "recall", "museum number 3", "-k", "1")
+    assert "museum number 3" in out
+
+
+def test_errors_are_one_line_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "m.lbdb"
+    assert run(db, "remember", "I like tea.", "--at", "2024-01-01T00:00:00")[0] == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert run(db, "history", "no-such-fact")[0] == 1
+    assert "no fact" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "x"}\n')
+    assert run(db, "import", str(bad))[0] == 1
+    assert "bad.jsonl:1" in capsys.readouterr().err
+
+
+def test_demo_answers_differ_by_basis() -> None:
+    out = io.StringIO()
+    assert main(["--memory", "demo"], out=out) == 0
+    sections = out.getvalue().split("\n== ")
+    answers = [s for s in sections if "recall(" in s]
+    assert len(answers) == 4
+    assert len({s.split("\n", 2)[2] for s in answers}) == 4, "each basis answers differently"
+    assert "extractor=" in sections[0]
+
+
+@pytest.mark.slow
+def test_console_script(tmp_path: Path) -> None:
+    exe = shutil.which("bitemporal-memory", path=str(Path(sys.executable).parent))
+    assert exe, "the console script is installed with the package"
+    done = subprocess.run(
+        [exe, "--store", str(tmp_path / "s.lbdb"), "recall", "x", "--valid-at", "yesterday"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: --valid-at: not an ISO-8601 time")
+    assert "Traceback" not in done.stderr
