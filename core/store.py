@@ -492,6 +492,28 @@ class MemoryStore:
         """Namespaces that hold anything."""
         return self._backend.namespaces()
 
+    def sessions(self, namespace: str = "default") -> list[str]:
+        """Sessions with stored messages in a namespace, in order of their first message."""
+        return self._backend.sessions(check_namespace(namespace))
+
+    def delete_messages(
+        self,
+        namespace: str = "default",
+        *,
+        session: str | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> int:
+        """Physically delete raw messages: a whole session's, or those with the given ids.
+
+        Facts extracted from them stay (they keep the message id as `source`); use `forget`
+        to remove facts. Returns the number of messages deleted.
+        """
+        ns = check_namespace(namespace)
+        if (session is None) == (ids is None):
+            raise InvalidInput("delete_messages needs exactly one of session= or ids=")
+        checked = None if ids is None else [check_id(i, "message id") for i in ids]
+        return self._backend.delete_messages(ns, check_optional_name(session, "session"), checked)
+
     # --- helpers ------------------------------------------------------------------------
     @staticmethod
     def _basis(basis: Basis | None) -> Basis:
@@ -613,6 +635,8 @@ class MemoryStore:
     atimeline = twin(timeline)
     amessages = twin(messages)
     anamespaces = twin(namespaces)
+    asessions = twin(sessions)
+    adelete_messages = twin(delete_messages)
     aclose = twin(close)
 
 

@@ -174,6 +174,16 @@ class Backend(Protocol):
         """Stored messages of a namespace (and session, if given), oldest first."""
         ...
 
+    def sessions(self, namespace: str) -> list[str]:
+        """The sessions that hold messages in a namespace, by first message."""
+        ...
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        """Physically delete messages (of a session, or by id); facts keep their source ids."""
+        ...
+
     def forget_namespace(self, namespace: str) -> int:
         """Physically delete everything of a namespace; return the number of nodes removed."""
         ...

@@ -397,6 +397,20 @@ class LadybugBackend:
             for r in rows
         ]
 
+    def sessions(self, namespace: str) -> list[str]:
+        return [r[0] for r in self._read(q.SESSIONS, {"ns": namespace})]
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        with self._transaction():
+            if ids is not None:
+                scoped_ids = [scoped(namespace, i) for i in ids]
+                rows = self._run(q.DELETE_MESSAGES_BY_ID, {"ids": scoped_ids}) if ids else []
+            else:
+                rows = self._run(q.DELETE_SESSION_MESSAGES, {"ns": namespace, "session": session})
+        return int(rows[0][0]) if rows else 0
+
     def namespaces(self) -> list[str]:
         return [r[0] for r in self._read(q.LIST_NAMESPACES, {})]
 

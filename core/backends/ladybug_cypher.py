@@ -178,6 +178,16 @@ MESSAGES_SESSION = (
     " m.namespace, m.session, m.role, m.text, m.at, m.seq ORDER BY m.seq"
 )
 
+SESSIONS = (
+    "MATCH (m:Message) WHERE m.namespace = $ns AND m.session IS NOT NULL"
+    " RETURN m.session, min(m.seq) AS first ORDER BY first"
+)
+DELETE_SESSION_MESSAGES = (
+    "MATCH (m:Message) WHERE m.namespace = $ns AND m.session = $session"
+    " DETACH DELETE m RETURN count(*)"
+)
+DELETE_MESSAGES_BY_ID = "UNWIND $ids AS i MATCH (m:Message {id: i}) DETACH DELETE m RETURN count(*)"
+
 # --- forgetting ------------------------------------------------------------------------------
 FORGET_NS_VERSIONS = "MATCH (v:Version) WHERE v.namespace = $ns DETACH DELETE v RETURN count(*)"
 FORGET_NS_FACTS = "MATCH (f:Fact) WHERE f.namespace = $ns DETACH DELETE f RETURN count(*)"

@@ -231,3 +231,17 @@ def test_async_twins_match_the_sync_api(store: MemoryStore) -> None:
         return [h.fact.text for h in hits]
 
     assert asyncio.run(scenario()) == ["I am allergic to apples."]
+
+
+def test_sessions_and_message_deletion(store: MemoryStore) -> None:
+    for i, session in enumerate(["s2", "s1", "s2", "s3"]):
+        store.add_message(f"message {i}", namespace="a", session=session, id=f"m{i}", at=day(i))
+    fact = store.remember("I like tea.", namespace="a", session="s1", source="m9", at=day(5))[0]
+    assert store.sessions("a") == ["s2", "s1", "s3"]
+    assert store.delete_messages("a", session="s2") == 2
+    assert [m.id for m in store.messages("a")] == ["m1", "m3", "m9"]
+    assert store.delete_messages("a", ids=["m3", "nope"]) == 1
+    assert store.sessions("a") == ["s1"]
+    assert store.history(fact.id).versions[0].source == "m9", "facts keep their source id"
+    with pytest.raises(InvalidInput):
+        store.delete_messages("a")
