@@ -92,7 +92,7 @@ class Ranker:
         view = self.concepts(query, namespace, valid_at, known_at)
         facts: dict[str, Fact] = {}
         why: dict[str, set[str]] = {}
-        concept_rank = self._concept_rank(view, facts, why)
+        concept_rank = self._concept_rank(view, facts, why, faithful=mode == "recallm")
         rankings: list[list[str]] = [concept_rank]
         sources = {vid: ["concepts"] for vid in concept_rank}
         if mode == "hybrid" or not concept_rank:
@@ -116,9 +116,14 @@ class Ranker:
 
     @staticmethod
     def _concept_rank(
-        view: ConceptView, facts: dict[str, Fact], why: dict[str, set[str]]
+        view: ConceptView, facts: dict[str, Fact], why: dict[str, set[str]], *, faithful: bool
     ) -> list[str]:
-        """Facts of the best concepts first: essential concepts, then by descending score."""
+        """Facts ranked by the concepts they were found under.
+
+        Faithful (RecallM): the contexts of the best concept first (essential ones), each
+        concept's newest first. Otherwise facts naming more of the question's concepts come
+        first, then those of better-scored concepts, then the newest.
+        """
         order: list[str] = []
         for concept in reversed(view.concepts):
             for fact in view.contexts.get(concept.key, ()):
@@ -126,7 +131,21 @@ class Ranker:
                 if fact.version_id not in facts:
                     facts[fact.version_id] = fact
                     order.append(fact.version_id)
-        return order
+        if faithful:
+            return order
+        scores = {c.key: c.score for c in view.concepts}
+        essential = set(view.essential)
+
+        def key(vid: str) -> tuple[int, float, float]:
+            found = why[vid]
+            fact = facts[vid]
+            return (
+                -len(found & essential),
+                -sum(scores.get(c, 0.0) for c in found),
+                -fact.valid_from.timestamp(),
+            )
+
+        return sorted(order, key=key)
 
     def _keyword_rank(
         self,

@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--namespace", default="default", help="namespace (default: default)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("demo", help="replay a short conversation and show recall at several bases")
+    sub.add_parser("info", help="show the store, engine, extractor and namespaces in use")
     r = sub.add_parser("remember", help="remember a statement")
     r.add_argument("text")
     r.add_argument("--at", help="transaction time, ISO-8601 with timezone (default: now)")
@@ -116,6 +117,12 @@ def _demo(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _info(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
+    print(store.describe(), file=out)
+    print("namespaces: " + (", ".join(store.namespaces()) or "(none)"), file=out)
+    return 0
+
+
 def _remember(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
     extra = {} if args.valid_to is None else {"valid_to": _time(args.valid_to, "--valid-to")}
     facts = store.remember(
@@ -179,6 +186,7 @@ def _import_command(store: MemoryStore, args: argparse.Namespace, out: TextIO) -
 
 COMMANDS = {
     "demo": _demo,
+    "info": _info,
     "remember": _remember,
     "recall": _recall,
     "history": _history,

@@ -58,6 +58,8 @@ def test_remember_recall_history_timeline_export_forget(tmp_path: Path) -> None:
     assert [json.loads(line)["text"] for line in export.read_text().splitlines()] == [
         "I enjoy eating apples."
     ]
+    code, out = run(db, "info")
+    assert "extractor=" in out and "namespaces: alice" in out
     code, out = run(db, "-n", "alice", "forget")
     assert code == 0 and "forgot" in out
     assert run(db, "-n", "alice", "timeline")[1] == ""
