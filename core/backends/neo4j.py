@@ -1,0 +1,664 @@
+"""The server engine: Neo4j 5.26 LTS or newer, through the official `neo4j` driver.
+
+Same graph model and semantics as the embedded engine. Every public write is one managed
+write transaction (`execute_write`, so transient errors retry) that first takes the
+namespace's write lock; reads are managed read transactions. Transaction time comes from
+the server (`datetime.transaction()`), so many application servers agree on it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from .._time import END_OF_TIME, to_utc
+from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
+from ..model import Concept, Fact, Lineage, Message
+from . import neo4j_cypher as q
+from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
+
+__all__ = ["Neo4jBackend"]
+
+R = TypeVar("R")
+Rows = list[list[Any]]
+
+_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
+_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
+_FORGET_BATCH = 10_000
+_UNLIMITED = 2**62
+_AWAIT_SECONDS = 300
+_EXACT_SCAN_MAX = 2_000  # namespaces up to this many versions are scanned exactly
+_OVERFETCH = 10  # vector candidates fetched per wanted hit before filtering
+_ANN_FETCH_MAX = 10_000
+
+
+def scoped(namespace: str, key: str) -> str:
+    """The engine id of a namespace-scoped node (concept, term, message)."""
+    return namespace + _SEP + key
+
+
+def _dt(value: Any) -> datetime:
+    """Epoch microseconds or a driver temporal value as an aware UTC Python datetime."""
+    if isinstance(value, int):
+        return _ZERO + timedelta(microseconds=value)
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    if not isinstance(value, datetime):
+        raise BackendError(f"expected a datetime from the engine, got {type(value).__name__}")
+    return to_utc(value)
+
+
+def _open(value: Any) -> datetime | None:
+    """Engine value to domain value: the END_OF_TIME sentinel means an open interval."""
+    out = None if value is None else _dt(value)
+    return None if out is None or out >= END_OF_TIME else out
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    return Fact(
+        id=row[1],
+        version_id=row[0],
+        namespace=row[2],
+        text=row[3],
+        valid_from=_dt(row[4]),
+        valid_to=_open(row[5]),
+        recorded_at=_dt(row[6]),
+        superseded_at=_open(row[7]),
+        version=int(row[8]),
+        source=row[9],
+        speaker=row[10],
+        session=row[11],
+        kind=row[12] or "said",
+        supersedes=row[13],
+        t_index=int(row[14] or 0),
+        said_at=_dt(row[15]) if row[15] is not None else None,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A property value with driver temporals turned into Python datetimes."""
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+def _safe_uri(uri: str) -> str:
+    """The URI without user info, path or query (never shows credentials)."""
+    try:
+        parts = urlsplit(uri)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<invalid uri>"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
+
+
+def _split_userinfo(uri: str, auth: Any) -> tuple[str, Any]:
+    """Move credentials written into the URI (`bolt://user:pw@host`) into `auth`."""
+    try:
+        parts = urlsplit(uri)
+        user, password = parts.username, parts.password
+    except ValueError:
+        raise ConfigurationError("the Neo4j URI is not a valid URI") from None
+    if user is None:
+        return uri, auth
+    if auth is not None:
+        raise ConfigurationError("credentials are given both in the Neo4j URI and as auth")
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    clean = urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return clean, (unquote(user), unquote(password or ""))
+
+
+def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
+    """Run one statement inside a managed transaction and fetch all rows."""
+    rows: Rows = [list(r.values()) for r in tx.run(query, params or {})]
+    return rows
+
+
+class Neo4jBackend:
+    """Storage port on Neo4j 5.26+.
+
+    Args:
+        uri: a Bolt or Neo4j URI (`bolt://`, `neo4j://`, `neo4j+s://`...); the backend then
+            creates its own driver and closes it in `close()`.
+        auth: credentials for `uri`, e.g. `("neo4j", "password")`.
+        database: the database to use; None means the server's default.
+        driver: an open `neo4j.Driver` the caller owns (never closed by `close()`).
+    """
+
+    name = "neo4j"
+
+    def __init__(
+        self,
+        uri: str | None = None,
+        *,
+        auth: Any = None,
+        database: str | None = None,
+        driver: Any = None,
+    ) -> None:
+        neo4j = _import_driver()
+        if (uri is None) == (driver is None):
+            raise ConfigurationError("give either a Neo4j URI or a driver, not both or neither")
+        if driver is not None and auth is not None:
+            raise ConfigurationError("auth goes with a URI; a caller's driver is already set up")
+        self._uri = None if uri is None else _safe_uri(uri)
+        self._database = database
+        self._owns_driver = driver is None
+        self._exceptions = neo4j.exceptions
+        if uri is not None:
+            uri, auth = _split_userinfo(uri, auth)
+            try:
+                driver = neo4j.GraphDatabase.driver(uri, auth=auth)
+            except (ValueError, self._exceptions.ConfigurationError) as e:
+                raise ConfigurationError(
+                    f"cannot use Neo4j URI {self._uri}: {type(e).__name__}"
+                ) from e
+        self._driver = driver
+        self._lock = threading.Lock()
+        self._schema_ready = False
+        self._vector_dim: int | None = None
+        self.exact_scan_max = _EXACT_SCAN_MAX  # above this namespace size, the vector index
+        self._closed = False
+
+    def __repr__(self) -> str:
+        where = f"uri={self._uri!r}" if self._uri is not None else "driver=<caller's driver>"
+        return f"Neo4jBackend({where}, database={self._database!r})"
+
+    # --- plumbing ------------------------------------------------------------------------
+    def _wrap(self, e: Exception) -> BackendError:
+        """A library error for a driver error, without secrets (codes and server messages)."""
+        code = getattr(e, "code", None)
+        message = getattr(e, "message", None) or str(e)
+        label = f"{type(e).__name__} {code}" if code else type(e).__name__
+        return BackendError(f"Neo4j error ({label}): {message}")
+
+    def _session(self) -> Any:
+        if self._closed:
+            raise BackendError("the store is closed")
+        return self._driver.session(
+            database=self._database,
+            bookmark_manager=self._driver.execute_query_bookmark_manager,
+            notifications_min_severity="OFF",  # e.g. "property does not exist" for NULLs
+        )
+
+    def _execute(self, work: Callable[[Any], R], *, write: bool) -> R:
+        """Run `work(tx)` as one managed transaction (retried on transient errors)."""
+        self.ensure_schema()
+        errors = (self._exceptions.Neo4jError, self._exceptions.DriverError)
+        try:
+            with self._session() as session:
+                if write:
+                    return session.execute_write(work)  # type: ignore[no-any-return]
+                return session.execute_read(work)  # type: ignore[no-any-return]
+        except errors as e:
+            raise self._wrap(e) from e
+
+    def _read(self, query: str, params: dict[str, Any]) -> Rows:
+        return self._execute(lambda tx: _run(tx, query, params), write=False)
+
+    def _write(self, query: str, params: dict[str, Any]) -> Rows:
+        return self._execute(lambda tx: _run(tx, query, params), write=True)
+
+    def ensure_schema(self) -> None:
+        """Create the constraints and indexes if missing and wait until they are online.
+
+        Idempotent; runs once per backend, on first use.
+        """
+        if self._schema_ready:
+            return
+        with self._lock:
+            if self._schema_ready:
+                return
+            errors = (self._exceptions.Neo4jError, self._exceptions.DriverError)
+            try:
+                with self._session() as session:
+                    for statement in q.SCHEMA:
+                        self._create_schema_rule(session, statement)
+                    session.run(q.AWAIT_INDEXES, {"seconds": _AWAIT_SECONDS}).consume()
+            except errors as e:
+                raise self._wrap(e) from e
+            self._schema_ready = True
+
+    def _create_schema_rule(
+        self, session: Any, statement: str, params: dict[str, Any] | None = None
+    ) -> None:
+        try:
+            session.execute_write(lambda tx: tx.run(statement, params or {}).consume())
+        except self._exceptions.ClientError as e:
+            if not str(e.code).endswith("AlreadyExists"):  # else another client just made it
+                raise
+
+    # --- port: clock and writes ----------------------------------------------------------
+    def clock(self, namespace: str) -> Clock:
+        rows = self._read(q.CLOCK, {"ns": namespace})
+        last, t_index, now = rows[0]
+        last_tx = None if last is None or _dt(last) <= _ZERO else _dt(last)
+        return Clock(last_tx=last_tx, t_index=int(t_index or 0), now=_dt(now))
+
+    def apply(self, batch: WriteBatch) -> WriteResult:
+        dims = {len(v.embedding) for v in batch.versions if v.embedding is not None}
+        if dims:
+            self._ensure_vector_index(dims)
+        t_index: int = self._execute(lambda tx: _apply(tx, batch), write=True)
+        return WriteResult(at=batch.at, t_index=t_index)
+
+    def _ensure_vector_index(self, dims: set[int]) -> None:
+        """Create the vector index for this dimension (schema writes need their own
+        transaction); one dimension per database."""
+        if len(dims) != 1:
+            raise ConfigurationError(f"embeddings of mixed dimensions: {sorted(dims)}")
+        dim = dims.pop()
+        if self._vector_dim == dim:
+            return
+        rows = self._read(q.VECTOR_INDEX_DIMS, {})
+        if not rows:
+            errors = (self._exceptions.Neo4jError, self._exceptions.DriverError)
+            try:
+                with self._session() as session:
+                    self._create_schema_rule(session, q.CREATE_VECTOR_INDEX, {"dim": dim})
+                    session.run(q.AWAIT_INDEXES, {"seconds": _AWAIT_SECONDS}).consume()
+            except errors as e:
+                raise self._wrap(e) from e
+            rows = self._read(q.VECTOR_INDEX_DIMS, {})
+        if int(rows[0][0]) != dim:
+            raise ConfigurationError(
+                f"this database's vector index has {rows[0][0]} dimensions, not {dim}"
+            )
+        self._vector_dim = dim
+
+    def vector_search(
+        self,
+        namespace: str,
+        vector: Sequence[float],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
+        params: dict[str, Any] = {
+            "ns": namespace,
+            "vector": list(vector),
+            "k": k,
+            "valid_at": valid_at,
+            "known_at": known_at,
+        }
+        size_rows = self._read(q.NAMESPACE_SIZE, {"ns": namespace})
+        size = int(size_rows[0][0] or 0) if size_rows else 0
+        if size == 0 or not self._read(q.VECTOR_INDEX_DIMS, {}):
+            return []
+        rows: Rows = []
+        if size > self.exact_scan_max:
+            fetch = max(k * _OVERFETCH, 100)
+            while True:
+                rows = self._read(q.VECTOR_QUERY, {**params, "fetch": min(fetch, size)})
+                if len(rows) >= k or fetch >= min(size, _ANN_FETCH_MAX):
+                    break
+                fetch *= 4
+        if len(rows) < k:  # a small namespace, or a basis the index barely covers
+            rows = self._read(q.VECTOR_EXACT, params)
+        return [(_fact(r), float(r[16])) for r in rows]
+
+    # --- port: reads ---------------------------------------------------------------------
+    def lineage(self, fact_id: str) -> Lineage | None:
+        def work(tx: Any) -> tuple[Rows, Rows]:
+            rows = _run(tx, q.LINEAGE, {"id": fact_id})
+            return rows, (_run(tx, q.SUPERSEDED_BY, {"id": fact_id}) if rows else [])
+
+        rows, successors = self._execute(work, write=False)
+        if not rows:
+            return None
+        return Lineage(
+            fact_id=fact_id,
+            namespace=rows[0][16],
+            versions=tuple(_fact(r) for r in rows),
+            supersedes=rows[0][17],
+            superseded_by=tuple(r[0] for r in successors),
+        )
+
+    def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
+        params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
+        return [_fact(r) for r in self._read(q.SNAPSHOT, params)]
+
+    def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
+        if known_at is None:
+            return [_fact(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
+        params = {"ns": namespace, "known_at": known_at}
+        return [_fact(r) for r in self._read(q.VERSIONS_KNOWN, params)]
+
+    def concept_graph(
+        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+    ) -> tuple[list[Concept], list[ConceptEdge]]:
+        ids = [scoped(namespace, k) for k in keys]
+        found, edges = self._execute(lambda tx: _concept_graph(tx, ids, hops, window), write=False)
+        return list(found.values()), [
+            ConceptEdge(src=a, dst=b, strength=int(s), t_index=int(t)) for a, b, s, t in edges
+        ]
+
+    def mentions(
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        per_concept: int,
+    ) -> list[tuple[str, Fact]]:
+        ids = [scoped(namespace, key) for key in keys]
+        params = {"ids": ids, "valid_at": valid_at, "known_at": known_at, "limit": per_concept}
+        rows = self._read(q.MENTIONS_OF, params) if ids else []  # one query for all concepts
+        rows.sort(key=lambda r: (_dt(r[4]), _dt(r[6])), reverse=True)  # newest first,
+        rows.sort(key=lambda r: int(r[16]))  # grouped by concept in the order of keys (stable)
+        return [(keys[int(r[16])], _fact(r)) for r in rows]
+
+    def postings(
+        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
+    ) -> tuple[list[Posting], int, float]:
+        if not terms:
+            return [], 0, 0.0
+        params = {
+            "ids": [scoped(namespace, t) for t in terms],
+            "valid_at": valid_at,
+            "known_at": known_at,
+        }
+
+        def work(tx: Any) -> tuple[Rows, Rows]:
+            return _run(tx, q.POSTINGS, params), _run(tx, q.READ_NAMESPACE, {"ns": namespace})
+
+        rows, stats = self._execute(work, write=False)
+        n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
+        postings = [
+            Posting(
+                fact=_fact(r),
+                tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
+                length=int(r[16] or 0),
+            )
+            for r in rows
+        ]
+        return postings, n_docs, (total / n_docs if n_docs else 0.0)
+
+    def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
+        if session is None:
+            rows = self._read(q.MESSAGES_ALL, {"ns": namespace})
+        else:
+            rows = self._read(q.MESSAGES_SESSION, {"ns": namespace, "session": session})
+        if limit is not None:
+            rows = rows[-limit:] if limit > 0 else []
+        return [
+            Message(
+                id=r[0],
+                namespace=r[1],
+                session=r[2],
+                role=r[3],
+                text=r[4],
+                at=_dt(r[5]),
+                seq=int(r[6]),
+            )
+            for r in rows
+        ]
+
+    def sessions(self, namespace: str) -> list[str]:
+        return [r[0] for r in self._read(q.SESSIONS, {"ns": namespace})]
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        if ids is not None:
+            if not ids:
+                return 0
+            scoped_ids = list(dict.fromkeys(scoped(namespace, i) for i in ids))
+            rows = self._write(q.DELETE_MESSAGES_BY_ID, {"ids": scoped_ids})
+        else:
+            rows = self._write(q.DELETE_SESSION_MESSAGES, {"ns": namespace, "session": session})
+        return int(rows[0][0]) if rows else 0
+
+    def namespaces(self) -> list[str]:
+        return [r[0] for r in self._read(q.LIST_NAMESPACES, {})]
+
+    # --- port: forgetting ----------------------------------------------------------------
+    def forget_namespace(self, namespace: str) -> int:
+        """Delete a namespace: in batches (one transaction each), then whatever concurrent
+        writers added meanwhile and the namespace node, in one transaction under its lock."""
+        removed = 0
+        params = {"ns": namespace, "batch": _FORGET_BATCH}
+        for statement in q.FORGET_NS_BATCHES:
+            while True:
+                rows = self._write(statement, params)
+                count = int(rows[0][0]) if rows else 0
+                removed += count
+                if count < _FORGET_BATCH:
+                    break
+        return removed + self._execute(lambda tx: _forget_rest(tx, namespace), write=True)
+
+    def forget_fact(self, fact_id: str) -> int:
+        return self._execute(lambda tx: _forget_fact(tx, fact_id), write=True)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._owns_driver:
+                try:
+                    self._driver.close()
+                except (self._exceptions.Neo4jError, self._exceptions.DriverError) as e:
+                    raise self._wrap(e) from e
+
+    def raw_dump(self) -> list[dict[str, Any]]:
+        """Every node's properties (tests scan this to prove `forget` leaves no trace)."""
+
+        def work(tx: Any) -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = []
+            for statement in q.RAW_SCAN:
+                out.extend({k: _plain(v) for k, v in row[0].items()} for row in _run(tx, statement))
+            return out
+
+        return self._execute(work, write=False)
+
+
+# --- module helpers and transaction functions (each runs inside one managed transaction) -------
+def _import_driver() -> Any:
+    try:
+        import neo4j
+    except ImportError as e:
+        raise ConfigurationError(
+            "the Neo4j engine needs the 'neo4j' package: pip install 'bitemporal-memory[neo4j]'"
+        ) from e
+    return neo4j
+
+
+def _apply(tx: Any, batch: WriteBatch) -> int:
+    """Check the batch's preconditions under the namespace lock and write it; the new t_index.
+
+    Raising here rolls the transaction back; library errors are never retried by the driver.
+    """
+    ns = batch.namespace
+    last_tx, t_index, msg_seq = _run(tx, q.LOCK_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
+    last_tx = _dt(last_tx)
+    if last_tx > batch.at:
+        raise TimeRegression(
+            f"transaction time {batch.at.isoformat()} is earlier than namespace "
+            f"{ns!r}'s latest ({last_tx.isoformat()})"
+        )
+    if batch.close:
+        params = {"ids": list(batch.close), "eot": END_OF_TIME, "at": batch.at}
+        closed = _run(tx, q.CLOSE_VERSIONS, params)[0][0]
+        if closed != len(batch.close):
+            raise NotCurrent("the fact's current version was closed by another write")
+    t_index = int(t_index) + (1 if batch.advance_t_index else 0)
+    msg_seq = _write_messages(tx, batch, int(msg_seq))
+    _write_facts(tx, batch, t_index)
+    _write_concepts(tx, batch, t_index)
+    _write_links(tx, batch)
+    params = {
+        "ns": ns,
+        "last_tx": max(last_tx, batch.at),
+        "t_index": t_index,
+        "msg_seq": msg_seq,
+        "n_versions": len(batch.versions),
+        "length": sum(v.length for v in batch.versions),
+    }
+    _run(tx, q.UPDATE_NAMESPACE, params)
+    return t_index
+
+
+def _write_messages(tx: Any, batch: WriteBatch, seq: int) -> int:
+    if not batch.messages:
+        return seq
+    rows = []
+    for m in batch.messages:
+        seq += 1
+        rows.append(
+            {
+                "id": scoped(batch.namespace, m.id),
+                "msg_id": m.id,
+                "session": m.session,
+                "role": m.role,
+                "text": m.text,
+                "seq": seq,
+            }
+        )
+    _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": batch.namespace, "at": batch.at})
+    return seq
+
+
+def _write_facts(tx: Any, batch: WriteBatch, t_index: int) -> None:
+    ns, at = batch.namespace, batch.at
+    if batch.facts:
+        rows = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts]
+        _run(tx, q.MERGE_FACTS, {"rows": rows, "ns": ns, "at": at})
+        links = [r for r in rows if r["supersedes"]]
+        if links:
+            _run(tx, q.LINK_SUPERSEDES, {"rows": links})
+    if batch.versions:
+        vrows: list[dict[str, Any]] = [
+            {
+                "id": v.version_id,
+                "fact_id": v.fact_id,
+                "text": v.text,
+                "valid_from": v.valid_from,
+                "valid_to": v.valid_to or END_OF_TIME,
+                "version": v.version,
+                "said_at": v.said_at or at,
+                "source": v.source,
+                "speaker": v.speaker,
+                "session": v.session,
+                "kind": v.kind,
+                "supersedes": v.supersedes,
+                "length": v.length,
+            }
+            for v in batch.versions
+        ]
+        params = {"rows": vrows, "ns": ns, "at": at, "eot": END_OF_TIME, "t_index": t_index}
+        _run(tx, q.MERGE_VERSIONS, params)
+        vectors = [
+            {"id": v.version_id, "embedding": list(v.embedding)}
+            for v in batch.versions
+            if v.embedding is not None
+        ]
+        if vectors:
+            _run(tx, q.SET_EMBEDDINGS, {"rows": vectors})
+
+
+def _write_concepts(tx: Any, batch: WriteBatch, t_index: int) -> None:
+    ns = batch.namespace
+    displays = {key: display for v in batch.versions for key, display in v.concepts}
+    displays.update(dict(batch.concepts))
+    if displays:
+        rows = [{"id": scoped(ns, k), "key": k, "display": d} for k, d in displays.items()]
+        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns, "t_index": t_index})
+    if batch.concepts:
+        ids = [scoped(ns, k) for k, _ in batch.concepts]
+        _run(tx, q.TOUCH_CONCEPTS, {"ids": ids, "t_index": t_index})
+    if batch.relate:
+        counts = Counter(batch.relate)
+        rows2 = [{"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()]
+        _run(tx, q.RELATE_CONCEPTS, {"rows": rows2, "t_index": t_index})
+
+
+def _write_links(tx: Any, batch: WriteBatch) -> None:
+    ns = batch.namespace
+    mentions = [
+        {"v": v.version_id, "c": scoped(ns, key)}
+        for v in batch.versions
+        for key in dict(v.concepts)
+    ]
+    if mentions:
+        _run(tx, q.LINK_MENTIONS, {"rows": mentions})
+    terms = {stem for v in batch.versions for stem, _ in v.terms}
+    if terms:
+        rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
+        _run(tx, q.MERGE_TERMS, {"rows": rows, "ns": ns})
+        links = [
+            {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
+            for v in batch.versions
+            for stem, tf in v.terms
+        ]
+        _run(tx, q.LINK_TERMS, {"rows": links})
+    sources = [
+        {"v": v.version_id, "m": scoped(ns, v.source)}
+        for v in batch.versions
+        if v.source is not None
+    ]
+    if sources:
+        _run(tx, q.LINK_MESSAGES, {"rows": sources})
+
+
+def _concept_graph(
+    tx: Any, ids: list[str], hops: int, window: int
+) -> tuple[dict[str, Concept], Rows]:
+    """Hop-by-hop expansion from the start concepts, bounded by the t_index window."""
+    found: dict[str, Concept] = {}
+    starts = _run(tx, q.CONCEPTS_BY_ID, {"ids": ids})
+    for cid, key, display, t in starts:
+        found[cid] = Concept(key=key, display=display, t_index=int(t))
+    for cid, _key, _display, t in starts:
+        frontier = [cid]
+        for _ in range(hops):
+            params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
+            rows = _run(tx, q.NEIGHBOURS, params)
+            frontier = [r[0] for r in rows if r[0] not in found]
+            for nid, nkey, ndisplay, nt in rows:
+                found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
+            if not frontier:
+                break
+    edges = _run(tx, q.EDGES_AMONG, {"ids": list(found)}) if found else []
+    return found, edges
+
+
+def _forget_rest(tx: Any, namespace: str) -> int:
+    """Lock the namespace, delete what is left of it and its node; the number removed."""
+    _run(tx, q.LOCK_EXISTING_NAMESPACE, {"ns": namespace})
+    params = {"ns": namespace, "batch": _UNLIMITED}
+    removed = 0
+    for statement in (*q.FORGET_NS_BATCHES, q.FORGET_NS_NODE):
+        rows = _run(tx, statement, params)
+        removed += int(rows[0][0]) if rows else 0
+    return removed
+
+
+def _forget_fact(tx: Any, fact_id: str) -> int:
+    """Delete a lineage and whatever only it used, under its namespace's lock."""
+    locked = _run(tx, q.LOCK_FACT_NAMESPACE, {"id": fact_id})
+    rows = _run(tx, q.FACT_TOUCHES, {"id": fact_id})
+    removed = _forget_rows(tx, fact_id, rows[0]) if rows and rows[0][0] else 0
+    if locked:
+        _run(tx, q.UNLOCK_NAMESPACE, {"ns": locked[0][0]})
+    return removed
+
+
+def _forget_rows(tx: Any, fact_id: str, touched: list[Any]) -> int:
+    versions, concepts, terms, messages = touched
+    _run(tx, q.FORGET_VERSIONS, {"ids": versions})
+    _run(tx, q.FORGET_FACT, {"id": fact_id})
+    _run(tx, q.UNLINK_SUPERSEDES, {"id": fact_id})
+    _run(tx, q.UNLINK_VERSION_SUPERSEDES, {"id": fact_id})
+    for statement, ids in (
+        (q.FORGET_ORPHAN_CONCEPTS, concepts),
+        (q.FORGET_ORPHAN_TERMS, terms),
+        (q.FORGET_ORPHAN_MESSAGES, messages),
+    ):
+        if ids:
+            _run(tx, statement, {"ids": [i for i in ids if i is not None]})
+    return len(versions) + 1
