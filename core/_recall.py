@@ -9,8 +9,9 @@ from datetime import datetime
 
 import attrs
 
+from ._statements import Analyser
 from .backends._port import Backend
-from .extract import ConceptExtractor, content_terms
+from .extract import content_terms
 from .model import Fact, Hit
 from .recallm import RankedConcept, RecallParams, order_concepts, score_concepts
 
@@ -47,9 +48,10 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
 class Ranker:
     """Runs the engine reads of one recall and ranks what they return."""
 
-    def __init__(self, backend: Backend, extractor: ConceptExtractor, params: RecallParams) -> None:
+    def __init__(self, backend: Backend, analyser: Analyser, params: RecallParams) -> None:
         self._backend = backend
-        self._extractor = extractor
+        self._extractor = analyser.extractor
+        self._embedder = analyser.embedder
         self._params = params
 
     def concepts(
@@ -100,6 +102,10 @@ class Ranker:
             rankings.append(keyword_rank)
             for vid in keyword_rank:
                 sources.setdefault(vid, []).append("keyword")
+            if self._embedder is not None:
+                rankings.append(self._vector_rank(query, namespace, valid_at, known_at, k, facts))
+                for vid in rankings[-1]:
+                    sources.setdefault(vid, []).append("vector")
         fused = rrf(rankings)
         essential = set(view.essential)
         best = sorted(fused, key=lambda vid: (-fused[vid], vid))[:k]
@@ -146,6 +152,23 @@ class Ranker:
             )
 
         return sorted(order, key=key)
+
+    def _vector_rank(
+        self,
+        query: str,
+        namespace: str,
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+        facts: dict[str, Fact],
+    ) -> list[str]:
+        """Nearest visible versions to the query's embedding (filtered inside the engine)."""
+        assert self._embedder is not None
+        vector = self._embedder.embed_query(query)
+        found = self._backend.vector_search(namespace, vector, valid_at, known_at, max(3 * k, 20))
+        for fact, _ in found:
+            facts.setdefault(fact.version_id, fact)
+        return [fact.version_id for fact, _ in found]
 
     def _keyword_rank(
         self,

@@ -9,6 +9,7 @@ from datetime import datetime
 import attrs
 
 from ._time import check_interval
+from .embeddings import Embedder
 from .extract import ConceptExtractor, content_terms, default_extractor
 from .model import UNSET, Unset
 from .recallm import neighbour_pairs
@@ -26,6 +27,7 @@ class Analysed:
     pairs: tuple[tuple[str, str], ...]  # RELATED pairs, smaller key first
     terms: tuple[tuple[str, int], ...]  # (stem, term frequency)
     length: int
+    embedding: tuple[float, ...] | None = None
 
 
 class Analyser:
@@ -36,10 +38,12 @@ class Analyser:
         *,
         extractor: ConceptExtractor | None = None,
         resolver: TimeResolver | Unset | None = UNSET,
+        embedder: Embedder | None = None,
         distance: int = 1,
     ) -> None:
         self._extractor = extractor
         self._resolver = resolver
+        self.embedder = embedder
         self._distance = distance
         self._lock = threading.Lock()
 
@@ -75,12 +79,22 @@ class Analyser:
                 continue
             keys = [(c.key, c.display) for c in sentence.concepts]
             out.append(self._statement(sentence.text.strip(), [keys]))
-        return out or [self._statement(text, [])]
+        return self._embed(out or [self._statement(text, [])])
 
     def analyse_one(self, text: str) -> Analysed:
         """`text` as a single statement (its sentences' concepts merged)."""
         groups = [[(c.key, c.display) for c in s.concepts] for s in self.extractor.sentences(text)]
-        return self._statement(text, groups)
+        return self._embed([self._statement(text, groups)])[0]
+
+    def _embed(self, statements: list[Analysed]) -> list[Analysed]:
+        """Attach a unit vector to each statement when an embedder is configured."""
+        if self.embedder is None:
+            return statements
+        vectors = self.embedder.embed([st.text for st in statements])
+        return [
+            attrs.evolve(st, embedding=tuple(vec))
+            for st, vec in zip(statements, vectors, strict=True)
+        ]
 
     def _statement(self, text: str, groups: list[list[tuple[str, str]]]) -> Analysed:
         concepts: dict[str, str] = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -25,6 +27,7 @@ from .backends._port import (
     WriteBatch,
     WriteResult,
 )
+from .embeddings import as_embedder
 from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
 from .extract import ConceptExtractor
 from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline, Unset
@@ -37,7 +40,7 @@ __all__ = ["MemoryStore"]
 
 R = TypeVar("R")
 Mode = Literal["hybrid", "recallm"]
-_RETRIES = 5
+_RETRIES = 30
 
 
 def _new_id() -> str:
@@ -60,6 +63,9 @@ class MemoryStore:
         resolver: valid time from text; `None` disables it (valid_from defaults to the
             transaction time), not given means the built-in rule resolver.
         counter: token counter for prompt budgets; default tiktoken when it loads offline.
+        embedder: optional embeddings for a vector rank in recall: an `Embedder`, a callable
+            `texts -> vectors`, a LangChain `Embeddings`, a LlamaIndex `BaseEmbedding` or an
+            OpenAI client (see `bitemporal_core.embeddings.as_embedder`).
         params: RecallM parameters.
         owns_backend: close the backend with the store.
     """
@@ -71,12 +77,17 @@ class MemoryStore:
         extractor: ConceptExtractor | None = None,
         resolver: TimeResolver | Unset | None = UNSET,
         counter: TokenCounter | None = None,
+        embedder: object = None,
         params: RecallParams | None = None,
         owns_backend: bool = True,
     ) -> None:
         self._backend = backend
         self._params = params or RecallParams()
-        self._analyser = Analyser(extractor=extractor, resolver=resolver)
+        self._analyser = Analyser(
+            extractor=extractor,
+            resolver=resolver,
+            embedder=None if embedder is None else as_embedder(embedder),
+        )
         self._counter = counter
         self._owns_backend = owns_backend
 
@@ -113,7 +124,8 @@ class MemoryStore:
         """Which engine, extractor, time resolver and token counter this store runs."""
         return (
             f"engine={self._backend!r} extractor={self._analyser.extractor_name} "
-            f"resolver={self._analyser.resolver_name} tokens={self.counter.name}"
+            f"resolver={self._analyser.resolver_name} tokens={self.counter.name} "
+            f"embedder={self._analyser.embedder.name if self._analyser.embedder else 'off'}"
         )
 
     @property
@@ -179,6 +191,8 @@ class MemoryStore:
             except TimeRegression:
                 if explicit is not None or attempt == _RETRIES - 1:
                     raise
+                # A concurrent writer moved the namespace's clock past ours: back off, rebuild.
+                time.sleep(random.uniform(0, 0.002) * (attempt + 1))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _apply(self, batch: WriteBatch) -> WriteResult:
@@ -420,7 +434,7 @@ class MemoryStore:
             raise InvalidInput(f"unknown recall mode {mode!r}")
         b = self._basis(basis)
         assert b.valid_at is not None and b.known_at is not None
-        ranker = Ranker(self._backend, self._analyser.extractor, self._params)
+        ranker = Ranker(self._backend, self._analyser, self._params)
         return ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode)
 
     def context(
@@ -450,7 +464,7 @@ class MemoryStore:
         query = check_text(query, "query")
         b = self._basis(basis)
         assert b.valid_at is not None and b.known_at is not None
-        ranker = Ranker(self._backend, self._analyser.extractor, self._params)
+        ranker = Ranker(self._backend, self._analyser, self._params)
         return ranker.concepts(query, check_namespace(namespace), b.valid_at, b.known_at)
 
     def concept_graph(
@@ -596,6 +610,7 @@ class MemoryStore:
             concepts=st.concepts,
             terms=st.terms,
             length=st.length,
+            embedding=st.embedding,
         )
 
     @staticmethod

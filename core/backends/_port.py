@@ -59,6 +59,7 @@ class NewVersion:
     concepts: tuple[tuple[str, str], ...] = ()  # (key, display) mentioned by this text
     terms: tuple[tuple[str, int], ...] = ()  # (stem, term frequency) for keyword search
     length: int = 0  # number of content terms (BM25 document length)
+    embedding: tuple[float, ...] | None = None  # unit vector, when an embedder is configured
 
 
 @attrs.frozen(kw_only=True)
@@ -168,6 +169,17 @@ class Backend(Protocol):
         self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
     ) -> tuple[list[Posting], int, float]:
         """Visible versions holding any of `terms`, plus the visible count and mean length."""
+        ...
+
+    def vector_search(
+        self,
+        namespace: str,
+        vector: Sequence[float],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
+        """The `k` visible versions nearest to a unit vector (cosine), best first."""
         ...
 
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:

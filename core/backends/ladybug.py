@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .._time import END_OF_TIME, to_utc, utcnow
-from ..errors import BackendError, NotCurrent, TimeRegression
+from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
 from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
@@ -217,6 +217,13 @@ class LadybugBackend:
         ):
             if chosen:
                 self._run(statement, {**params, "rows": chosen})
+        vectors = [
+            {"id": v.version_id, "embedding": list(v.embedding)}
+            for v in batch.versions
+            if v.embedding is not None
+        ]
+        if vectors:
+            self._run(q.SET_EMBEDDINGS, {"rows": vectors})
         links = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts if f.supersedes]
         if links:
             self._run(q.LINK_SUPERSEDES, {"rows": links})
@@ -376,6 +383,29 @@ class LadybugBackend:
             for r in rows
         ]
         return postings, n_docs, (total / n_docs if n_docs else 0.0)
+
+    def vector_search(
+        self,
+        namespace: str,
+        vector: Sequence[float],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
+        query = q.VECTOR_SEARCH.get(len(vector))
+        if query is None:
+            raise ConfigurationError(
+                f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, "
+                f"not {len(vector)}"
+            )
+        params = {
+            "ns": namespace,
+            "vector": list(vector),
+            "valid_at": valid_at,
+            "known_at": known_at,
+            "k": k,
+        }
+        return [(_fact(r), float(r[16])) for r in self._read(query, params)]
 
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         if session is None:

@@ -15,7 +15,7 @@ SCHEMA = (
     " recorded_at TIMESTAMP, superseded_at TIMESTAMP, version INT64, said_at TIMESTAMP,"
     " source STRING,"
     " speaker STRING, session STRING, kind STRING, supersedes STRING, t_index INT64,"
-    " length INT64)",
+    " length INT64, embedding FLOAT[])",
     "CREATE NODE TABLE IF NOT EXISTS Concept(id STRING PRIMARY KEY, namespace STRING,"
     " key STRING, display STRING, t_index INT64)",
     "CREATE NODE TABLE IF NOT EXISTS Term(id STRING PRIMARY KEY, namespace STRING, stem STRING)",
@@ -169,6 +169,20 @@ POSTINGS = (
     + _V
     + ", v.length, collect(t.stem), collect(h.tf)"
 )
+SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
+# Exact cosine inside the engine, filtered by namespace and basis (the vector extension
+# downloads on first use, so it is not relied on). One statement per supported dimension.
+VECTOR_DIMS = (32, 64, 128, 256, 384, 512, 768, 1024, 1536, 3072, 4096)
+VECTOR_SEARCH = {
+    dim: "MATCH (v:Version) WHERE v.namespace = $ns AND v.embedding IS NOT NULL AND "
+    + _VISIBLE
+    + " WITH v, array_cosine_similarity(CAST(v.embedding AS FLOAT["
+    + str(dim)
+    + "]), $vector) AS score RETURN "
+    + _V
+    + ", score ORDER BY score DESC LIMIT $k"
+    for dim in VECTOR_DIMS
+}
 MESSAGES_ALL = (
     "MATCH (m:Message) WHERE m.namespace = $ns RETURN m.msg_id, m.namespace, m.session, m.role,"
     " m.text, m.at, m.seq ORDER BY m.seq"
