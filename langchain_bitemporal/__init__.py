@@ -1,5 +1,25 @@
-"""LangChain adapters over the bitemporal core (DESIGN §7); thin, no storage logic."""
+"""LangChain adapters over the bitemporal core (DESIGN §7); thin, no storage logic.
+
+- `BitemporalMemory`: the classic `BaseMemory` (langchain_classic) for chains.
+- `BitemporalChatMessageHistory`: messages per session, facts from what the user says.
+- `BitemporalRetriever`: memories valid at a basis, as Documents.
+- `BitemporalMemoryMiddleware`: memory for `langchain.agents.create_agent`.
+- `create_memory_tools`: recall / remember / supersede / correct / retract / history tools.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .chat_history import BitemporalChatMessageHistory
+from .memory import BitemporalMemory
+from .middleware import BitemporalMemoryMiddleware
+from .retriever import BitemporalRetriever
+from .tools import TOOL_NAMES, create_memory_tools
+
+__all__ = [
+    "TOOL_NAMES",
+    "BitemporalChatMessageHistory",
+    "BitemporalMemory",
+    "BitemporalMemoryMiddleware",
+    "BitemporalRetriever",
+    "create_memory_tools",
+]

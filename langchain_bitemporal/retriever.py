@@ -1,0 +1,115 @@
+"""`BitemporalRetriever`: a LangChain retriever over the memories valid at a basis."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict
+
+from bitemporal_core import Basis, Hit, MemoryStore
+
+from ._common import fact_metadata, parse_time
+
+__all__ = ["BitemporalRetriever"]
+
+
+class BitemporalRetriever(BaseRetriever):
+    """The `k` memories most relevant to a query, valid and known at a basis, as Documents.
+
+    Each Document holds one fact version: `page_content` is its text, `id` its fact id, and
+    `metadata` carries both intervals (`valid_from`, `valid_to`, `recorded_at`,
+    `superseded_at`, ISO-8601 strings, None for open ends), the fused `score`, the
+    `source` message id, speaker, session and the matched concepts.
+
+    Per call, `invoke(query, k=..., valid_at=..., known_at=...)` (datetimes or ISO strings)
+    or `basis=Basis(...)` override the configured `k` and `basis` (None: now, at each call).
+
+    Example:
+        ```python
+        retriever = BitemporalRetriever(store, namespace="alice", k=5)
+        docs = retriever.invoke("apples", valid_at="2023-10-26T12:00:00+00:00")
+        ```
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    store: MemoryStore
+    namespace: str = "default"
+    basis: Basis | None = None
+    k: int = 4
+    mode: Literal["hybrid", "recallm"] = "hybrid"
+
+    def __init__(self, store: MemoryStore | None = None, /, **data: Any) -> None:
+        """Build from a store (positional or `store=`) and keyword-only options."""
+        if store is not None:
+            data["store"] = store
+        super().__init__(**data)
+
+    def _get_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        k: int | None = None,
+        valid_at: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+        basis: Basis | None = None,
+    ) -> list[Document]:
+        if not query.strip():
+            return []
+        hits = self.store.recall(query, **self._options(k, valid_at, known_at, basis))
+        return [_document(h) for h in hits]
+
+    async def _aget_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: AsyncCallbackManagerForRetrieverRun,
+        k: int | None = None,
+        valid_at: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+        basis: Basis | None = None,
+    ) -> list[Document]:
+        if not query.strip():
+            return []
+        hits = await self.store.arecall(query, **self._options(k, valid_at, known_at, basis))
+        return [_document(h) for h in hits]
+
+    def _options(
+        self,
+        k: int | None,
+        valid_at: datetime | str | None,
+        known_at: datetime | str | None,
+        basis: Basis | None,
+    ) -> dict[str, Any]:
+        """The recall options of one call: per-call values over the configured ones."""
+        chosen = basis or self.basis or Basis()
+        if valid_at is not None or known_at is not None:
+            chosen = Basis(
+                valid_at=parse_time(valid_at, "valid_at") or chosen.valid_at,
+                known_at=parse_time(known_at, "known_at") or chosen.known_at,
+            )
+        return {
+            "namespace": self.namespace,
+            "basis": chosen,
+            "k": self.k if k is None else k,
+            "mode": self.mode,
+        }
+
+
+def _document(hit: Hit) -> Document:
+    metadata = fact_metadata(hit.fact)
+    metadata.update(
+        score=hit.score,
+        concepts=list(hit.concepts),
+        matched_by=list(hit.sources),
+        essential=hit.essential,
+    )
+    return Document(page_content=hit.fact.text, id=hit.fact.id, metadata=metadata)

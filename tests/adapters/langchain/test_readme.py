@@ -1,0 +1,51 @@
+"""The README's LangChain example runs as written, and the model receives what it says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+from langchain_core.messages import BaseMessage
+
+from ...conftest import ROOT
+
+
+def example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    if "\n## LangChain\n" not in text:
+        pytest.skip("README has no '## LangChain' section yet")
+    section = text.split("\n## LangChain\n", 1)[1].split("\n## ", 1)[0]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match, "the LangChain section has a python block"
+    return match.group(1)
+
+
+def test_langchain_example_runs_and_its_comments_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = example()
+    received: list[list[BaseMessage]] = []
+    generate = FakeMessagesListChatModel._generate
+
+    def recording(self: FakeMessagesListChatModel, messages: list[BaseMessage], *a: Any, **kw: Any):
+        received.append(list(messages))
+        return generate(self, messages, *a, **kw)
+
+    monkeypatch.setattr(FakeMessagesListChatModel, "_generate", recording)
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    (messages,) = received
+    assert messages[0].content == (
+        "You are a cook.\n\nMemories (each true during the period shown; most recent last):\n"
+        "- [since 2023-10-27] I am allergic to apples. (said 2023-10-27)"
+    )
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        "['human', 'ai']",
+        "I enjoy eating apples. 2023-10-26T00:00:00+00:00 -> 2023-10-27T09:00:00+00:00",
+    ]
+    scope["store"].close()
