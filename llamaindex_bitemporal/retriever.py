@@ -1,0 +1,153 @@
+"""`BitemporalRetriever`: a LlamaIndex `BaseRetriever` over bitemporal recall."""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any, Literal
+
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.callbacks import CallbackManager
+from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
+
+from bitemporal_core import Basis, Hit, MemoryStore
+from bitemporal_core.prompt import format_line
+
+from ._convert import resolve_basis
+
+__all__ = ["BitemporalRetriever"]
+
+# The basis of the current `retrieve(..., basis=...)` call, tagged with the retriever's id.
+_CALL_BASIS: ContextVar[tuple[int, Basis] | None] = ContextVar(
+    "bitemporal_retriever_basis", default=None
+)
+_LLM_KEYS = frozenset({"validity"})
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _validity(hit: Hit, valid_at: datetime | None) -> str:
+    """The validity label of a recalled fact, as in the core prompt block ("since 2023-10-27",
+    "2023-10-26 -> 2023-10-27 (no longer true)")."""
+    fact = hit.fact
+    past = valid_at is not None and fact.valid_to is not None and fact.valid_to <= valid_at
+    line = format_line(fact, past=past)  # "- [period] text[ (no longer true)] (said ...)"
+    period = line[3 : line.index("] ")]
+    return period + (" (no longer true)" if past else "")
+
+
+def _to_node(hit: Hit, basis: Basis) -> NodeWithScore:
+    """A recalled fact version as a `NodeWithScore` with validity and provenance metadata."""
+    fact = hit.fact
+    metadata: dict[str, Any] = {
+        "validity": _validity(hit, basis.valid_at),
+        "fact_id": fact.id,
+        "version_id": fact.version_id,
+        "version": fact.version,
+        "namespace": fact.namespace,
+        "valid_from": _iso(fact.valid_from),
+        "valid_to": _iso(fact.valid_to),
+        "recorded_at": _iso(fact.recorded_at),
+        "superseded_at": _iso(fact.superseded_at),
+        "said_at": _iso(fact.said_at),
+        "speaker": fact.speaker,
+        "session": fact.session,
+        "source": fact.source,
+        "kind": fact.kind,
+        "supersedes": fact.supersedes,
+        "concepts": list(hit.concepts),
+        "found_by": list(hit.sources),
+        "essential": hit.essential,
+        "basis_valid_at": _iso(basis.valid_at),
+        "basis_known_at": _iso(basis.known_at),
+    }
+    node = TextNode(
+        id_=fact.version_id,
+        text=fact.text,
+        metadata=metadata,
+        excluded_llm_metadata_keys=[k for k in metadata if k not in _LLM_KEYS],
+        excluded_embed_metadata_keys=list(metadata),
+    )
+    return NodeWithScore(node=node, score=hit.score)
+
+
+class BitemporalRetriever(BaseRetriever):
+    """Retrieves the facts relevant to a query that are valid and known at a basis.
+
+    Each result is a `NodeWithScore` whose node text is the fact and whose metadata holds its
+    validity (the only key shown to the LLM), both time intervals, its provenance (source
+    message id, speaker, session) and why it was recalled. Pass `basis=` to `retrieve` or
+    `aretrieve` to query as of another basis for one call.
+
+    Args:
+        store: the bitemporal memory store.
+        namespace: the namespace to recall from.
+        basis: the default basis; None means "now" at each call.
+        k: how many facts to return.
+        mode: "hybrid" (concept graph + BM25) or "recallm" (concept graph alone).
+        callback_manager: LlamaIndex callbacks.
+        verbose: LlamaIndex verbosity flag.
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        namespace: str = "default",
+        basis: Basis | None = None,
+        k: int = 10,
+        mode: Literal["hybrid", "recallm"] = "hybrid",
+        callback_manager: CallbackManager | None = None,
+        verbose: bool = False,
+    ) -> None:
+        super().__init__(callback_manager=callback_manager, verbose=verbose)
+        self.store = store
+        self.namespace = namespace
+        self.basis = basis
+        self.k = k
+        self.mode: Literal["hybrid", "recallm"] = mode
+
+    def retrieve(
+        self, str_or_query_bundle: QueryType, *, basis: Basis | None = None
+    ) -> list[NodeWithScore]:
+        """Retrieve the facts for a query, as of `basis` (default: the retriever's)."""
+        token = _CALL_BASIS.set(None if basis is None else (id(self), basis))
+        try:
+            return super().retrieve(str_or_query_bundle)
+        finally:
+            _CALL_BASIS.reset(token)
+
+    async def aretrieve(
+        self, str_or_query_bundle: QueryType, *, basis: Basis | None = None
+    ) -> list[NodeWithScore]:
+        """Async twin of `retrieve`."""
+        token = _CALL_BASIS.set(None if basis is None else (id(self), basis))
+        try:
+            return await super().aretrieve(str_or_query_bundle)
+        finally:
+            _CALL_BASIS.reset(token)
+
+    def _call_basis(self) -> Basis:
+        current = _CALL_BASIS.get()
+        override = current[1] if current is not None and current[0] == id(self) else None
+        return resolve_basis(self.basis, override)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if not query_bundle.query_str.strip():
+            return []
+        basis = self._call_basis()
+        hits = self.store.recall(
+            query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
+        )
+        return [_to_node(h, basis) for h in hits]
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if not query_bundle.query_str.strip():
+            return []
+        basis = self._call_basis()
+        hits = await self.store.arecall(
+            query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
+        )
+        return [_to_node(h, basis) for h in hits]
