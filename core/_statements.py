@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 
 import attrs
 
 from ._time import check_interval
 from .embeddings import Embedder
-from .extract import ConceptExtractor, content_terms, default_extractor
+from .extract import ConceptExtractor, Sentence, content_terms, default_extractor
 from .model import UNSET, Unset
 from .recallm import neighbour_pairs
 from .temporal import TimeResolver, default_resolver
@@ -80,6 +81,28 @@ class Analyser:
             keys = [(c.key, c.display) for c in sentence.concepts]
             out.append(self._statement(sentence.text.strip(), [keys]))
         return self._embed(out or [self._statement(text, [])])
+
+    def analyse_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
+        """`analyse` for many texts, batching the model and the embedder where they can."""
+        batched = getattr(self.extractor, "sentences_many", None)
+        if callable(batched):
+            parsed: list[list[Sentence]] = batched(texts)
+        else:
+            parsed = [self.extractor.sentences(text) for text in texts]
+        groups = []
+        for text, sentences in zip(texts, parsed, strict=True):
+            out = [
+                self._statement(s.text.strip(), [[(c.key, c.display) for c in s.concepts]])
+                for s in sentences
+                if s.text.strip()
+            ]
+            groups.append(out or [self._statement(text, [])])
+        flat = self._embed([st for group in groups for st in group])
+        result, i = [], 0
+        for group in groups:
+            result.append(flat[i : i + len(group)])
+            i += len(group)
+        return result
 
     def analyse_one(self, text: str) -> Analysed:
         """`text` as a single statement (its sentences' concepts merged)."""

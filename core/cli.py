@@ -17,6 +17,8 @@ from .store import MemoryStore
 
 __all__ = ["default_store_path", "main"]
 
+_CHUNK = 500  # messages per transaction on import
+
 
 def default_store_path() -> Path:
     """The store used when `--store` is not given: in the user's data directory."""
@@ -74,34 +76,37 @@ def _print_fact(fact: Fact, out: TextIO) -> None:
     print(f"{fact.id}  {format_line(fact)}", file=out)
 
 
-def _import(store: MemoryStore, path: Path, namespace: str, out: TextIO) -> int:
-    """Remember every message of a JSONL file: {"text", "at", "speaker"?, "id"?, "session"?}."""
-    from tqdm import tqdm
-
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Messages of a JSONL file: {"text", "at", "speaker"?, "id"?, "session"?}, validated."""
     if not path.is_file():
         raise InvalidInput(f"no such file: {path}")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    count = 0
-    for number, line in enumerate(tqdm(lines, desc="import", unit="msg", file=sys.stderr), 1):
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            text, at = row["text"], parse_time(row["at"], "at")
+            item = {"text": row["text"], "at": parse_time(row["at"], "at")}
         except (ValueError, KeyError, TypeError) as e:
             raise InvalidInput(f'{path}:{number}: expected {{"text", "at"}}: {e}') from e
-        ns = row.get("namespace", namespace)
-        count += len(
-            store.remember(
-                text,
-                namespace=ns,
-                at=at,
-                speaker=row.get("speaker"),
-                source=row.get("id"),
-                session=row.get("session"),
-            )
-        )
-    print(f"imported {count} facts from {len(lines)} lines", file=out)
+        item.update({k: row[k] for k in ("speaker", "id", "session") if row.get(k) is not None})
+        rows.append(item)
+    return rows
+
+
+def _import(store: MemoryStore, path: Path, namespace: str, out: TextIO) -> int:
+    """Bulk-remember every message of a JSONL file, a chunk per transaction, with progress."""
+    from tqdm import tqdm
+
+    rows = _read_jsonl(path)
+    count = 0
+    with tqdm(total=len(rows), desc="import", unit="msg", file=sys.stderr) as bar:
+        for start in range(0, len(rows), _CHUNK):
+            part = rows[start : start + _CHUNK]
+            facts = store.remember_many(part, namespace=namespace, chunk=_CHUNK)
+            count += sum(len(f) for f in facts)
+            bar.update(len(part))
+    print(f"imported {count} facts from {len(rows)} messages", file=out)
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -14,10 +14,13 @@ from typing import Any, Literal, Self, TypeVar
 import attrs
 
 from ._async import twin
+from ._bulk import prepare_item, remember_batch
+from ._bulk import remember_many as _remember_many
 from ._recall import ConceptView, Ranker
 from ._statements import Analysed, Analyser
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_id, check_namespace, check_optional_name, check_text
+from ._versions import check_meta, new_version, to_fact
 from .backends._port import (
     Backend,
     ConceptEdge,
@@ -218,39 +221,36 @@ class MemoryStore:
         resolved against `at` ("yesterday", "next month"); else it is `at`. `valid_to=None`
         means open; not given, a resolved range may set it.
         """
-        text = check_text(text)
         ns = check_namespace(namespace)
-        vf = _opt_time(valid_from, "valid_from")
-        vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
-        if vf is not None and not isinstance(vt, Unset):
-            check_interval(vf, vt)
         meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
-        statements = self._analyser.analyse(text)
-        message_id = meta["source"] or "msg-" + _new_id()
+        item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
+        statements = self._analyser.analyse(item.text)
 
         def build(when: datetime) -> list[Fact]:
-            versions = []
-            for st in statements:
-                start, end = self._analyser.valid_time(st.text, when, vf, vt)
-                versions.append(self._version(_new_id(), st, start, end, 1, meta, message_id))
-            batch = WriteBatch(
-                namespace=ns,
-                at=when,
-                facts=tuple(NewFact(id=v.fact_id) for v in versions),
-                versions=tuple(versions),
-                messages=(
-                    NewMessage(
-                        id=message_id, session=meta["session"], role=meta["speaker"], text=text
-                    ),
-                ),
-                concepts=tuple(c for st in statements for c in st.concepts),
-                relate=tuple(p for st in statements for p in st.pairs),
-                advance_t_index=True,
-            )
+            batch, versions = remember_batch(self, ns, when, item, statements)
             result = self._apply(batch)
             return [self._fact(ns, v, result) for v in versions]
 
         return self._commit(ns, at, build)
+
+    def remember_many(
+        self,
+        items: Iterable[Mapping[str, Any] | str],
+        *,
+        namespace: str = "default",
+        chunk: int = 500,
+    ) -> list[list[Fact]]:
+        """Remember many messages in order: a bulk import, one transaction per `chunk` items.
+
+        Each item is a text or a mapping with `text` and optionally `at`, `valid_from`,
+        `valid_to`, `speaker`, `source` (or `id`), `session`, `kind` — the options of
+        `remember`. Every item is validated before anything is written; explicit `at` times
+        must not go backwards. Returns the facts of each item, in order.
+        """
+        ns = check_namespace(namespace)
+        if not isinstance(chunk, int) or chunk < 1:
+            raise InvalidInput("chunk must be a positive integer")
+        return _remember_many(self, items, ns, chunk)
 
     def supersede(
         self,
@@ -535,16 +535,7 @@ class MemoryStore:
             raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
         return (basis or Basis()).resolved()
 
-    @staticmethod
-    def _meta(**values: str | None) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key in ("speaker", "source", "session"):
-            out[key] = check_optional_name(values[key], key)
-        kind = values["kind"]
-        if not isinstance(kind, str) or not kind.isidentifier():
-            raise InvalidInput(f"kind must be a short word, not {kind!r}")
-        out["kind"] = kind
-        return out
+    _meta = staticmethod(check_meta)
 
     def _current(self, fact: str) -> tuple[Lineage, Fact]:
         lineage = self._backend.lineage(check_id(fact))
@@ -584,58 +575,12 @@ class MemoryStore:
         )
         return [_with(copy, supersedes=version.supersedes)]
 
-    @staticmethod
-    def _version(
-        fact_id: str,
-        st: Analysed,
-        start: datetime,
-        end: datetime | None,
-        number: int,
-        meta: dict[str, Any],
-        message_id: str | None,
-    ) -> NewVersion:
-        check_interval(start, end)
-        return NewVersion(
-            fact_id=fact_id,
-            version_id=_new_id(),
-            text=st.text,
-            valid_from=start,
-            valid_to=end,
-            version=number,
-            said_at=meta.get("said_at"),
-            source=message_id or meta["source"],
-            speaker=meta["speaker"],
-            session=meta["session"],
-            kind=meta["kind"],
-            concepts=st.concepts,
-            terms=st.terms,
-            length=st.length,
-            embedding=st.embedding,
-        )
-
-    @staticmethod
-    def _fact(namespace: str, v: NewVersion, result: WriteResult) -> Fact:
-        return Fact(
-            id=v.fact_id,
-            version_id=v.version_id,
-            namespace=namespace,
-            text=v.text,
-            valid_from=v.valid_from,
-            valid_to=v.valid_to,
-            recorded_at=result.at,
-            superseded_at=None,
-            version=v.version,
-            said_at=v.said_at or result.at,
-            source=v.source,
-            speaker=v.speaker,
-            session=v.session,
-            kind=v.kind,
-            supersedes=v.supersedes,
-            t_index=result.t_index,
-        )
+    _version = staticmethod(new_version)
+    _fact = staticmethod(to_fact)
 
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)
+    aremember_many = twin(remember_many)
     asupersede = twin(supersede)
     acorrect = twin(correct)
     aretract = twin(retract)

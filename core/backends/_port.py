@@ -135,6 +135,10 @@ class Backend(Protocol):
         """Apply a batch atomically, checking its preconditions inside the transaction."""
         ...
 
+    def apply_many(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        """Apply batches of one namespace in order, atomically (bulk import)."""
+        ...
+
     def lineage(self, fact_id: str) -> Lineage | None:
         """All versions of a fact, oldest first, or None if no such fact exists."""
         ...

@@ -7,7 +7,6 @@ failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -24,6 +23,23 @@ __all__ = ["LadybugBackend"]
 
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
+
+
+def _plan(
+    ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
+) -> list[WriteResult]:
+    """Each batch's transaction time (never before the previous one) and t_index."""
+    results = []
+    for b in batches:
+        if last_tx > b.at:
+            raise TimeRegression(
+                f"transaction time {b.at.isoformat()} is earlier than namespace "
+                f"{ns!r}'s latest ({last_tx.isoformat()})"
+            )
+        last_tx = b.at
+        t_index += 1 if b.advance_t_index else 0
+        results.append(WriteResult(at=b.at, t_index=t_index))
+    return results
 
 
 def scoped(namespace: str, key: str) -> str:
@@ -147,44 +163,52 @@ class LadybugBackend:
         return Clock(last_tx=None if last <= _ZERO else last, t_index=t_index, now=utcnow())
 
     def apply(self, batch: WriteBatch) -> WriteResult:
-        ns = batch.namespace
+        return self.apply_many([batch])[0]
+
+    def apply_many(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        """Apply batches of one namespace, in order, in one transaction.
+
+        Rows of all batches are merged into the same few statements, each row carrying its
+        own batch's transaction time and t_index, so a bulk import costs a handful of
+        statements per chunk rather than per message.
+        """
+        if not batches:
+            return []
+        ns = batches[0].namespace
+        if any(b.namespace != ns for b in batches):
+            raise BackendError("apply_many takes batches of one namespace")
         with self._transaction():
             last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            last_tx = to_utc(last_tx)
-            if last_tx > batch.at:
-                raise TimeRegression(
-                    f"transaction time {batch.at.isoformat()} is earlier than namespace "
-                    f"{ns!r}'s latest ({last_tx.isoformat()})"
-                )
-            if batch.close:
-                closed = self._run(
-                    q.CLOSE_VERSIONS, {"ids": list(batch.close), "eot": END_OF_TIME, "at": batch.at}
-                )[0][0]
-                if closed != len(batch.close):
-                    raise NotCurrent("the fact's current version was closed by another write")
-            t_index = int(t_index) + (1 if batch.advance_t_index else 0)
-            self._write_versions(batch, t_index)
-            self._write_concepts(batch, t_index)
-            self._write_terms(batch)
-            msg_seq = self._write_messages(batch, int(msg_seq))
-            self._run(
-                q.UPDATE_NAMESPACE,
-                {
-                    "ns": ns,
-                    "last_tx": max(last_tx, batch.at),
-                    "t_index": t_index,
-                    "msg_seq": msg_seq,
-                    "n_versions": len(batch.versions),
-                    "length": sum(v.length for v in batch.versions),
-                },
-            )
-        self._clocks[ns] = (max(last_tx, batch.at), t_index)
-        return WriteResult(at=batch.at, t_index=t_index)
+            results = _plan(ns, to_utc(last_tx), int(t_index), batches)
+            steps = list(zip(batches, results, strict=True))
+            self._write_versions(ns, steps)
+            self._close_versions(steps)
+            self._write_concepts(ns, steps)
+            self._write_terms(ns, batches)
+            msg_seq = self._write_messages(ns, steps, int(msg_seq))
+            last = max(to_utc(last_tx), results[-1].at)
+            params = {
+                "ns": ns,
+                "last_tx": last,
+                "t_index": results[-1].t_index,
+                "msg_seq": msg_seq,
+                "n_versions": sum(len(b.versions) for b in batches),
+                "length": sum(v.length for b in batches for v in b.versions),
+            }
+            self._run(q.UPDATE_NAMESPACE, params)
+        self._clocks[ns] = (last, results[-1].t_index)
+        return results
 
-    def _write_versions(self, batch: WriteBatch, t_index: int) -> None:
-        if not batch.versions:
+    def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
+        rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
+        if not rows:
             return
-        lineage = {f.id: f.supersedes for f in batch.facts}
+        closed = self._run(q.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0]
+        if closed != len(rows):
+            raise NotCurrent("the fact's current version was closed by another write")
+
+    def _write_versions(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
+        lineage = {f.id: f.supersedes for b, _ in steps for f in b.facts}
         rows = [
             {
                 "id": v.version_id,
@@ -194,96 +218,118 @@ class LadybugBackend:
                 "valid_from": v.valid_from,
                 "valid_to": v.valid_to or END_OF_TIME,
                 "version": v.version,
-                "said_at": v.said_at or batch.at,
+                "said_at": v.said_at or b.at,
                 "source": v.source,
                 "speaker": v.speaker,
                 "session": v.session,
                 "kind": v.kind,
                 "supersedes": v.supersedes,
                 "length": v.length,
+                "at": b.at,
+                "t_index": r.t_index,
             }
-            for v in batch.versions
+            for b, r in steps
+            for v in b.versions
         ]
-        params = {
-            "ns": batch.namespace,
-            "at": batch.at,
-            "eot": END_OF_TIME,
-            "t_index": t_index,
-        }
-        new = {f.id for f in batch.facts}
+        params = {"ns": ns, "eot": END_OF_TIME}
         for statement, chosen in (
-            (q.WRITE_NEW_FACTS, [r for r in rows if r["fact_id"] in new]),
-            (q.WRITE_VERSIONS, [r for r in rows if r["fact_id"] not in new]),
+            (q.WRITE_NEW_FACTS, [r for r in rows if r["fact_id"] in lineage]),
+            (q.WRITE_VERSIONS, [r for r in rows if r["fact_id"] not in lineage]),
         ):
             if chosen:
                 self._run(statement, {**params, "rows": chosen})
         vectors = [
             {"id": v.version_id, "embedding": list(v.embedding)}
-            for v in batch.versions
+            for b, _ in steps
+            for v in b.versions
             if v.embedding is not None
         ]
         if vectors:
             self._run(q.SET_EMBEDDINGS, {"rows": vectors})
-        links = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts if f.supersedes]
+        links = [{"id": f, "supersedes": s} for f, s in lineage.items() if s]
         if links:
             self._run(q.LINK_SUPERSEDES, {"rows": links})
 
-    def _write_concepts(self, batch: WriteBatch, t_index: int) -> None:
-        ns = batch.namespace
-        fresh_keys = {key for key, _ in batch.concepts}
-        fresh: list[dict[str, Any]] = []
-        stale: list[dict[str, Any]] = []
-        for v in batch.versions:
-            for key, display in v.concepts:
-                row = {"v": v.version_id, "c": scoped(ns, key), "key": key, "display": display}
-                (fresh if key in fresh_keys else stale).append(row)
-        for statement, rows in ((q.WRITE_MENTIONS_FRESH, fresh), (q.WRITE_MENTIONS_STALE, stale)):
-            if rows:
-                self._run(statement, {"rows": rows, "ns": ns, "t_index": t_index})
-        if batch.relate:
-            counts = Counter(batch.relate)
-            pairs = [
-                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()
+    def _write_concepts(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
+        """Concepts of new statements take their batch's t_index (the latest wins); concepts
+        only re-mentioned keep theirs; RELATED strength adds every co-mention."""
+        touched: dict[str, tuple[str, int]] = {}
+        kept: dict[str, tuple[str, int]] = {}
+        mentions: list[dict[str, Any]] = []
+        for b, r in steps:
+            fresh = {key for key, _ in b.concepts}
+            for v in b.versions:
+                for key, display in v.concepts:
+                    mentions.append({"v": v.version_id, "c": scoped(ns, key)})
+                    if key in fresh:
+                        touched[key] = (display, r.t_index)
+                    else:
+                        kept.setdefault(key, (display, r.t_index))
+        for statement, chosen in ((q.MERGE_CONCEPTS_TOUCH, touched), (q.MERGE_CONCEPTS_KEEP, kept)):
+            rows = [
+                {"c": scoped(ns, k), "key": k, "display": d, "t_index": t}
+                for k, (d, t) in chosen.items()
             ]
-            self._run(q.RELATE_CONCEPTS, {"rows": pairs, "t_index": t_index})
+            if rows:
+                self._run(statement, {"rows": rows, "ns": ns})
+        if mentions:
+            self._run(q.LINK_MENTIONS, {"rows": mentions})
+        pairs: dict[tuple[str, str], list[int]] = {}
+        for b, r in steps:
+            for pair in b.relate:
+                entry = pairs.setdefault(pair, [0, 0])
+                entry[0] += 1
+                entry[1] = r.t_index
+        if pairs:
+            rows2 = [
+                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n, "t_index": t}
+                for (a, b), (n, t) in pairs.items()
+            ]
+            self._run(q.RELATE_CONCEPTS, {"rows": rows2})
 
-    def _write_terms(self, batch: WriteBatch) -> None:
-        ns = batch.namespace
+    def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
         rows = [
             {"v": v.version_id, "t": scoped(ns, stem), "stem": stem, "tf": tf}
-            for v in batch.versions
+            for b in batches
+            for v in b.versions
             for stem, tf in v.terms
         ]
         if rows:
             self._run(q.WRITE_TERMS, {"rows": rows, "ns": ns})
 
-    def _write_messages(self, batch: WriteBatch, seq: int) -> int:
+    def _write_messages(
+        self, ns: str, steps: list[tuple[WriteBatch, WriteResult]], seq: int
+    ) -> int:
         """Store new messages (in order) and link every version to the message it came from."""
-        ns = batch.namespace
         by_message: dict[str, list[str]] = {}
-        for v in batch.versions:
-            if v.source is not None:
-                by_message.setdefault(v.source, []).append(v.version_id)
-        ids = [scoped(ns, m.id) for m in batch.messages]
+        for b, _ in steps:
+            for v in b.versions:
+                if v.source is not None:
+                    by_message.setdefault(v.source, []).append(v.version_id)
+        ids = [scoped(ns, m.id) for b, _ in steps for m in b.messages]
         existing = {r[0] for r in self._run(q.EXISTING_MESSAGES, {"ids": ids})} if ids else set()
         rows: list[dict[str, Any]] = []
-        for m in batch.messages:
-            if scoped(ns, m.id) in existing or any(r["msg_id"] == m.id for r in rows):
-                continue  # a message is stored once; its versions are linked below
-            seq += 1
-            rows.append(
-                {
-                    "id": scoped(ns, m.id),
-                    "msg_id": m.id,
-                    "session": m.session,
-                    "role": m.role,
-                    "text": m.text,
-                    "seq": seq,
-                    "versions": by_message.pop(m.id, []),
-                }
-            )
+        seen: set[str] = set()
+        for b, _ in steps:
+            for m in b.messages:
+                if scoped(ns, m.id) in existing or m.id in seen:
+                    continue  # a message is stored once; its versions are linked below
+                seen.add(m.id)
+                seq += 1
+                rows.append(
+                    {
+                        "id": scoped(ns, m.id),
+                        "msg_id": m.id,
+                        "session": m.session,
+                        "role": m.role,
+                        "text": m.text,
+                        "seq": seq,
+                        "at": b.at,
+                        "versions": by_message.pop(m.id, []),
+                    }
+                )
         if rows:
-            self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns, "at": batch.at})
+            self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
         # Versions whose message an earlier call stored (new versions of an old statement).
         links = [
             {"v": vid, "m": scoped(ns, mid)} for mid, vids in by_message.items() for vid in vids

@@ -65,8 +65,8 @@ LIST_NAMESPACES = "MATCH (n:Namespace) RETURN n.name ORDER BY n.name"
 
 # --- writes ----------------------------------------------------------------------------------
 CLOSE_VERSIONS = (
-    "UNWIND $ids AS i MATCH (v:Version {id: i}) WHERE v.superseded_at = $eot"
-    " SET v.superseded_at = $at RETURN count(v)"
+    "UNWIND $rows AS r MATCH (v:Version {id: r.id}) WHERE v.superseded_at = $eot"
+    " SET v.superseded_at = r.at RETURN count(v)"
 )
 LINK_SUPERSEDES = (
     "UNWIND $rows AS r MATCH (a:Fact {id: r.id}) WITH a, r MATCH (b:Fact {id: r.supersedes})"
@@ -74,34 +74,36 @@ LINK_SUPERSEDES = (
 )
 _CREATE_VERSION = (
     " CREATE (v:Version {id: r.id, fact_id: r.fact_id, namespace: $ns,"
-    " text: r.text, valid_from: r.valid_from, valid_to: r.valid_to, recorded_at: $at,"
+    " text: r.text, valid_from: r.valid_from, valid_to: r.valid_to, recorded_at: r.at,"
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: r.source, speaker: r.speaker,"
-    " session: r.session, kind: r.kind, supersedes: r.supersedes, t_index: $t_index,"
+    " session: r.session, kind: r.kind, supersedes: r.supersedes, t_index: r.t_index,"
     " length: r.length})"
     " CREATE (v)-[:VERSION_OF]->(f)"
 )
 # A new lineage and its first version in one statement (CREATE is far cheaper than MERGE).
 WRITE_NEW_FACTS = (
     "UNWIND $rows AS r CREATE (f:Fact {id: r.fact_id, namespace: $ns,"
-    " supersedes: r.fact_supersedes, created_at: $at})" + _CREATE_VERSION
+    " supersedes: r.fact_supersedes, created_at: r.at})" + _CREATE_VERSION
 )
 WRITE_VERSIONS = "UNWIND $rows AS r MATCH (f:Fact {id: r.fact_id})" + _CREATE_VERSION
-# Concepts of new statements take the batch's t_index; those only re-mentioned keep theirs.
-WRITE_MENTIONS_FRESH = (
+# Concepts of new statements take their batch's t_index; those only re-mentioned keep theirs.
+MERGE_CONCEPTS_TOUCH = (
     "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
-    " c.key = r.key, c.display = r.display SET c.t_index = $t_index"
-    " WITH c, r MATCH (v:Version {id: r.v}) CREATE (v)-[:MENTIONS]->(c)"
+    " c.key = r.key, c.display = r.display SET c.t_index = r.t_index"
 )
-WRITE_MENTIONS_STALE = (
+MERGE_CONCEPTS_KEEP = (
     "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
-    " c.key = r.key, c.display = r.display, c.t_index = $t_index"
-    " WITH c, r MATCH (v:Version {id: r.v}) CREATE (v)-[:MENTIONS]->(c)"
+    " c.key = r.key, c.display = r.display, c.t_index = r.t_index"
+)
+LINK_MENTIONS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}) WITH v, r MATCH (c:Concept {id: r.c})"
+    " CREATE (v)-[:MENTIONS]->(c)"
 )
 RELATE_CONCEPTS = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
-    " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = $t_index"
-    " ON MATCH SET e.strength = e.strength + r.n, e.t_index = $t_index"
+    " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = r.t_index"
+    " ON MATCH SET e.strength = e.strength + r.n, e.t_index = r.t_index"
 )
 WRITE_TERMS = (
     "UNWIND $rows AS r MERGE (t:Term {id: r.t}) ON CREATE SET t.namespace = $ns,"
@@ -111,7 +113,7 @@ WRITE_TERMS = (
 EXISTING_MESSAGES = "UNWIND $ids AS i MATCH (m:Message {id: i}) RETURN m.id"
 WRITE_MESSAGES = (
     "UNWIND $rows AS r CREATE (m:Message {id: r.id, msg_id: r.msg_id, namespace: $ns,"
-    " session: r.session, role: r.role, text: r.text, at: $at, seq: r.seq})"
+    " session: r.session, role: r.role, text: r.text, at: r.at, seq: r.seq})"
     " WITH m, r UNWIND r.versions AS vid MATCH (v:Version {id: vid})"
     " CREATE (v)-[:FROM_MESSAGE]->(m)"
 )

@@ -246,6 +246,21 @@ class Neo4jBackend:
         t_index: int = self._execute(lambda tx: _apply(tx, batch), write=True)
         return WriteResult(at=batch.at, t_index=t_index)
 
+    def apply_many(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        """Apply batches of one namespace, in order, in one managed transaction."""
+        if not batches:
+            return []
+        if len({b.namespace for b in batches}) != 1:
+            raise BackendError("apply_many takes batches of one namespace")
+        dims = {len(v.embedding) for b in batches for v in b.versions if v.embedding is not None}
+        if dims:
+            self._ensure_vector_index(dims)
+
+        def work(tx: Any) -> list[WriteResult]:
+            return [WriteResult(at=b.at, t_index=_apply(tx, b)) for b in batches]
+
+        return self._execute(work, write=True)
+
     def _ensure_vector_index(self, dims: set[int]) -> None:
         """Create the vector index for this dimension (schema writes need their own
         transaction); one dimension per database."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ExtractorUnavailable
 from .base import Sentence, Token, build_sentence
@@ -76,7 +77,13 @@ class SpacyExtractor:
 
     def sentences(self, text: str) -> list[Sentence]:
         """Split `text` with spaCy and return each sentence with tokens and concepts."""
-        doc = self.load()(text)
+        return self._from_doc(self.load()(text))
+
+    def sentences_many(self, texts: Sequence[str]) -> list[list[Sentence]]:
+        """`sentences` for many texts at once (spaCy's batched `pipe`, for bulk imports)."""
+        return [self._from_doc(doc) for doc in self.load().pipe(texts, batch_size=256)]
+
+    def _from_doc(self, doc: Any) -> list[Sentence]:
         result: list[Sentence] = []
         for span in doc.sents:
             tokens = [Token(text=t.text, pos=t.pos_) for t in span if not t.is_space]

@@ -245,3 +245,38 @@ def test_sessions_and_message_deletion(store: MemoryStore) -> None:
     assert store.history(fact.id).versions[0].source == "m9", "facts keep their source id"
     with pytest.raises(InvalidInput):
         store.delete_messages("a")
+
+
+def test_remember_many_is_a_bulk_remember(store: MemoryStore) -> None:
+    items = [
+        {"text": "Brandon loves coffee.", "at": day(0), "speaker": "user", "id": "m0"},
+        "Brandon wants to travel to Paris.",
+        {"text": "I live in Rome. My dog is Rex.", "at": day(2), "session": "s1"},
+        {"text": "We met last Saturday.", "at": day(3)},
+    ]
+    facts = store.remember_many(items, namespace="b", chunk=2)
+    assert [len(f) for f in facts] == [1, 1, 2, 1]
+    assert facts[0][0].source == "m0" and facts[0][0].recorded_at == day(0)
+    assert day(0) < facts[1][0].recorded_at < day(2)
+    assert [f[0].t_index for f in facts] == [1, 2, 3, 4]
+    assert facts[3][0].valid_from == datetime(2024, 3, 2, tzinfo=UTC)  # resolved from the text
+    _, edges = store.concept_graph(["brandon", "coffe", "pari"], namespace="b")
+    assert {(e.src, e.dst, e.strength, e.t_index) for e in edges} == {
+        ("brandon", "coffe", 1, 1),
+        ("brandon", "pari", 1, 2),
+    }
+    assert [m.id for m in store.messages("b")][0] == "m0" and len(store.messages("b")) == 4
+    assert store.recall("Where does Rex live?", namespace="b")[0].fact.text in {
+        "I live in Rome.",
+        "My dog is Rex.",
+    }
+
+
+def test_remember_many_validates_everything_first(store: MemoryStore) -> None:
+    with pytest.raises(InvalidInput, match="item 1"):
+        store.remember_many([{"text": "fine", "at": day(1)}, {"text": " "}], namespace="b")
+    with pytest.raises(TimeRegression):
+        store.remember_many([{"text": "a b", "at": day(2)}, {"text": "c d", "at": day(1)}])
+    with pytest.raises(InvalidInput, match="unknown fields"):
+        store.remember_many([{"text": "a b", "when": day(2)}])
+    assert store.namespaces() == []

@@ -1,0 +1,157 @@
+"""Bulk import: many messages remembered in a few transactions (one per chunk)."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ._statements import Analysed
+from ._time import TICK, check_interval, require_aware
+from ._validate import check_text
+from .backends._port import NewFact, NewMessage, NewVersion, WriteBatch
+from .errors import InvalidInput, TimeRegression
+from .model import UNSET, Fact, Unset
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
+__all__ = ["Item", "prepare_item", "remember_batch", "remember_many"]
+
+_FIELDS = {"text", "at", "valid_from", "valid_to", "speaker", "source", "id", "session", "kind"}
+
+
+@attrs.frozen(kw_only=True)
+class Item:
+    """One validated statement to remember."""
+
+    text: str
+    at: datetime | None
+    valid_from: datetime | None
+    valid_to: datetime | Unset | None
+    meta: dict[str, Any]
+    message_id: str
+
+
+def prepare_item(
+    text: object,
+    *,
+    at: object = None,
+    valid_from: object = None,
+    valid_to: object = UNSET,
+    meta: dict[str, Any],
+) -> Item:
+    """Validate one statement's text and times (before anything is written)."""
+    checked = check_text(text)
+    vf = None if valid_from is None else require_aware(valid_from, "valid_from")
+    vt: datetime | Unset | None
+    if isinstance(valid_to, Unset) or valid_to is None:
+        vt = valid_to
+    else:
+        vt = require_aware(valid_to, "valid_to")
+    if vf is not None and not isinstance(vt, Unset):
+        check_interval(vf, vt)
+    return Item(
+        text=checked,
+        at=None if at is None else require_aware(at, "at"),
+        valid_from=vf,
+        valid_to=vt,
+        meta=meta,
+        message_id=meta["source"] or "msg-" + uuid.uuid4().hex,
+    )
+
+
+def remember_batch(
+    store: MemoryStore, namespace: str, when: datetime, item: Item, statements: list[Analysed]
+) -> tuple[WriteBatch, list[NewVersion]]:
+    """The write of one `remember` call at transaction time `when`."""
+    versions = []
+    for st in statements:
+        start, end = store._analyser.valid_time(st.text, when, item.valid_from, item.valid_to)
+        versions.append(
+            store._version(uuid.uuid4().hex, st, start, end, 1, item.meta, item.message_id)
+        )
+    message = NewMessage(
+        id=item.message_id, session=item.meta["session"], role=item.meta["speaker"], text=item.text
+    )
+    batch = WriteBatch(
+        namespace=namespace,
+        at=when,
+        facts=tuple(NewFact(id=v.fact_id) for v in versions),
+        versions=tuple(versions),
+        messages=(message,),
+        concepts=tuple(c for st in statements for c in st.concepts),
+        relate=tuple(p for st in statements for p in st.pairs),
+        advance_t_index=True,
+    )
+    return batch, versions
+
+
+def _item(store: MemoryStore, index: int, raw: object) -> Item:
+    if isinstance(raw, str):
+        raw = {"text": raw}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(
+            f"item {index}: expected a mapping with 'text', not {type(raw).__name__}"
+        )
+    unknown = set(raw) - _FIELDS
+    if unknown:
+        raise InvalidInput(f"item {index}: unknown fields {sorted(unknown)}")
+    try:
+        meta = store._meta(
+            speaker=raw.get("speaker"),
+            source=raw.get("source", raw.get("id")),
+            session=raw.get("session"),
+            kind=raw.get("kind", "said"),
+        )
+        return prepare_item(
+            raw.get("text"),
+            at=raw.get("at"),
+            valid_from=raw.get("valid_from"),
+            valid_to=raw.get("valid_to", UNSET),
+            meta=meta,
+        )
+    except InvalidInput as e:
+        raise type(e)(f"item {index}: {e}") from e
+
+
+def remember_many(
+    store: MemoryStore, items: Iterable[object], namespace: str, chunk: int
+) -> list[list[Fact]]:
+    """Validate every item, then remember them in order, one transaction per chunk."""
+    prepared = [_item(store, i, raw) for i, raw in enumerate(items)]
+    explicit = [p.at for p in prepared if p.at is not None]
+    if any(b < a for a, b in itertools.pairwise(explicit)):
+        raise TimeRegression("items' explicit transaction times must not go backwards")
+    out: list[list[Fact]] = []
+    for start in range(0, len(prepared), chunk):
+        part = prepared[start : start + chunk]
+        analysed = store._analyser.analyse_many([p.text for p in part])
+        out.extend(_write_chunk(store, namespace, part, analysed))
+    return out
+
+
+def _write_chunk(
+    store: MemoryStore, namespace: str, part: list[Item], analysed: list[list[Analysed]]
+) -> list[list[Fact]]:
+    def build(first: datetime) -> list[list[Fact]]:
+        batches, all_versions, when = [], [], first
+        for i, (item, statements) in enumerate(zip(part, analysed, strict=True)):
+            if item.at is not None:
+                when = item.at
+            elif i:
+                when = when + TICK
+            batch, versions = remember_batch(store, namespace, when, item, statements)
+            batches.append(batch)
+            all_versions.append(versions)
+        results = store._backend.apply_many(batches)
+        return [
+            [store._fact(namespace, v, result) for v in versions]
+            for versions, result in zip(all_versions, results, strict=True)
+        ]
+
+    return store._commit(namespace, part[0].at, build)
