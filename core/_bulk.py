@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ._statements import Analysed
+from ._supersession import truncated
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_text
 from .backends._port import NewFact, NewMessage, NewVersion, WriteBatch
@@ -66,23 +67,39 @@ def prepare_item(
 
 
 def remember_batch(
-    store: MemoryStore, namespace: str, when: datetime, item: Item, statements: list[Analysed]
+    store: MemoryStore,
+    namespace: str,
+    when: datetime,
+    item: Item,
+    statements: list[Analysed],
+    replaces: Sequence[tuple[Fact, Analysed] | None] = (),
 ) -> tuple[WriteBatch, list[NewVersion]]:
-    """The write of one `remember` call at transaction time `when`."""
-    versions = []
-    for st in statements:
+    """The write of one `remember` call at transaction time `when`.
+
+    `replaces[i]`, when given, is a current fact (and its analysed text) that statement i
+    supersedes, as `supersede` would: closed at `when`, its lineage ending where the new fact
+    starts.
+    """
+    versions, facts, extra, close = [], [], [], []
+    for i, st in enumerate(statements):
         start, end = store._analyser.valid_time(st.text, when, item.valid_from, item.valid_to)
-        versions.append(
-            store._version(uuid.uuid4().hex, st, start, end, 1, item.meta, item.message_id)
-        )
+        new = store._version(uuid.uuid4().hex, st, start, end, 1, item.meta, item.message_id)
+        old = replaces[i] if i < len(replaces) else None
+        if old is not None:
+            new = attrs.evolve(new, supersedes=old[0].id)
+            close.append(old[0].version_id)
+            extra.extend(truncated(old[0], old[1], start))
+        versions.append(new)
+        facts.append(NewFact(id=new.fact_id, supersedes=None if old is None else old[0].id))
     message = NewMessage(
         id=item.message_id, session=item.meta["session"], role=item.meta["speaker"], text=item.text
     )
     batch = WriteBatch(
         namespace=namespace,
         at=when,
-        facts=tuple(NewFact(id=v.fact_id) for v in versions),
-        versions=tuple(versions),
+        close=tuple(close),
+        facts=tuple(facts),
+        versions=(*versions, *extra),
         messages=(message,),
         concepts=tuple(c for st in statements for c in st.concepts),
         relate=tuple(p for st in statements for p in st.pairs),

@@ -17,7 +17,8 @@ from ._async import twin
 from ._bulk import prepare_item, remember_batch
 from ._bulk import remember_many as _remember_many
 from ._recall import ConceptView, Ranker
-from ._statements import Analysed, Analyser
+from ._statements import Analyser
+from ._supersession import moved_predecessor, replaced_facts, truncated
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_id, check_namespace, check_optional_name, check_text
 from ._versions import check_meta, new_version, to_fact
@@ -33,6 +34,7 @@ from .backends._port import (
 from .embeddings import as_embedder
 from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
 from .extract import ConceptExtractor
+from .llm import as_llm
 from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline, Unset
 from .prompt import render_context
 from .recallm import RecallParams
@@ -69,6 +71,9 @@ class MemoryStore:
         embedder: optional embeddings for a vector rank in recall: an `Embedder`, a callable
             `texts -> vectors`, a LangChain `Embeddings`, a LlamaIndex `BaseEmbedding` or an
             OpenAI client (see `bitemporal_core.embeddings.as_embedder`).
+        llm: optional `bitemporal_core.llm.LLM` or `openai.OpenAI` client: a new statement
+            then supersedes the current facts sharing its concepts that the LLM says it
+            contradicts. Without one, nothing is superseded implicitly.
         params: RecallM parameters.
         owns_backend: close the backend with the store.
     """
@@ -81,6 +86,7 @@ class MemoryStore:
         resolver: TimeResolver | Unset | None = UNSET,
         counter: TokenCounter | None = None,
         embedder: object = None,
+        llm: object = None,
         params: RecallParams | None = None,
         owns_backend: bool = True,
     ) -> None:
@@ -92,6 +98,7 @@ class MemoryStore:
             embedder=None if embedder is None else as_embedder(embedder),
         )
         self._counter = counter
+        self._llm = None if llm is None else as_llm(llm)
         self._owns_backend = owns_backend
 
     # --- construction -------------------------------------------------------------------
@@ -128,7 +135,8 @@ class MemoryStore:
         return (
             f"engine={self._backend!r} extractor={self._analyser.extractor_name} "
             f"resolver={self._analyser.resolver_name} tokens={self.counter.name} "
-            f"embedder={self._analyser.embedder.name if self._analyser.embedder else 'off'}"
+            f"embedder={self._analyser.embedder.name if self._analyser.embedder else 'off'} "
+            f"llm={self._llm.name if self._llm else 'off'}"
         )
 
     @property
@@ -225,9 +233,10 @@ class MemoryStore:
         meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
         statements = self._analyser.analyse(item.text)
+        replaces = replaced_facts(self, ns, statements, item.at)
 
         def build(when: datetime) -> list[Fact]:
-            batch, versions = remember_batch(self, ns, when, item, statements)
+            batch, versions = remember_batch(self, ns, when, item, statements, replaces)
             result = self._apply(batch)
             return [self._fact(ns, v, result) for v in versions]
 
@@ -282,11 +291,9 @@ class MemoryStore:
 
         def build(when: datetime) -> Fact:
             start, end = self._analyser.valid_time(text, when, vf, vt)
-            if vf is None and isinstance(vt, Unset) and start > when:
-                start = when  # a resolved future start cannot precede the supersession
             new = self._version(_new_id(), statement, start, end, 1, meta, message_id)
             new = _with(new, supersedes=current.id)
-            versions = [new, *self._truncated(current, old, start)]
+            versions = [new, *truncated(current, old, start)]
             batch = WriteBatch(
                 namespace=ns,
                 at=when,
@@ -336,7 +343,7 @@ class MemoryStore:
             "kind": kind or current.kind,
             "said_at": None if text else current.said_at,
         }
-        moved = self._moved_predecessor(lineage, current, start)
+        moved = moved_predecessor(self, lineage, current, start)
 
         def build(when: datetime) -> Fact:
             version = self._version(
@@ -347,7 +354,7 @@ class MemoryStore:
             if moved is not None:
                 prev, prev_statement = moved
                 close.append(prev.version_id)
-                versions.extend(self._truncated(prev, prev_statement, start))
+                versions.extend(truncated(prev, prev_statement, start))
             batch = WriteBatch(
                 namespace=lineage.namespace,
                 at=when,
@@ -545,35 +552,6 @@ class MemoryStore:
         if current is None:
             raise NotCurrent(f"fact {fact!r} has no current version (retracted or replaced)")
         return lineage, current
-
-    def _moved_predecessor(
-        self, lineage: Lineage, current: Fact, start: datetime
-    ) -> tuple[Fact, Analysed] | None:
-        """The superseded fact's current version whose end must follow a moved start."""
-        if lineage.supersedes is None or start == current.valid_from:
-            return None
-        prev = self._backend.lineage(lineage.supersedes)
-        prev_current = prev.current if prev is not None else None
-        if prev_current is None or prev_current.valid_to != current.valid_from:
-            return None
-        return prev_current, self._analyser.analyse_one(prev_current.text)
-
-    def _truncated(self, version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:
-        """A copy of `version` ending at `end`, or nothing if that leaves no valid time."""
-        new_end = end if version.valid_to is None else min(version.valid_to, end)
-        if new_end <= version.valid_from:
-            return []
-        meta = {
-            "source": version.source,
-            "speaker": version.speaker,
-            "session": version.session,
-            "kind": version.kind,
-            "said_at": version.said_at,
-        }
-        copy = self._version(
-            version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
-        )
-        return [_with(copy, supersedes=version.supersedes)]
 
     _version = staticmethod(new_version)
     _fact = staticmethod(to_fact)

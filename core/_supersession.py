@@ -1,0 +1,73 @@
+"""Supersession helpers: truncating a lineage, following a moved start, LLM replacements."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import attrs
+
+from ._statements import Analysed
+from ._versions import new_version
+from .backends._port import NewVersion
+from .llm import contradictions
+from .model import Fact, Lineage
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
+__all__ = ["moved_predecessor", "replaced_facts", "truncated"]
+
+
+def moved_predecessor(
+    store: MemoryStore, lineage: Lineage, current: Fact, start: datetime
+) -> tuple[Fact, Analysed] | None:
+    """The superseded fact's current version whose end must follow a moved start."""
+    if lineage.supersedes is None or start == current.valid_from:
+        return None
+    prev = store._backend.lineage(lineage.supersedes)
+    prev_current = prev.current if prev is not None else None
+    if prev_current is None or prev_current.valid_to != current.valid_from:
+        return None
+    return prev_current, store._analyser.analyse_one(prev_current.text)
+
+
+def replaced_facts(
+    store: MemoryStore, namespace: str, statements: list[Analysed], at: datetime | None
+) -> list[tuple[Fact, Analysed] | None]:
+    """With an LLM: for each statement, the current fact sharing its concepts that the LLM
+    says it replaces (checking only those, never the whole namespace)."""
+    if store._llm is None:
+        return []
+    when = at or datetime.now(UTC)
+    out: list[tuple[Fact, Analysed] | None] = []
+    taken: set[str] = set()
+    for st in statements:
+        keys = [key for key, _ in st.concepts]
+        found = store._backend.mentions(namespace, keys, when, when, 5) if keys else []
+        candidates = list({f.id: f for _, f in found if f.id not in taken}.values())[:10]
+        replaced = contradictions(store._llm, st.text, candidates)
+        if replaced:
+            taken.add(replaced[0].id)
+            out.append((replaced[0], store._analyser.analyse_one(replaced[0].text)))
+        else:
+            out.append(None)
+    return out
+
+
+def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:
+    """A copy of `version` ending at `end`, or nothing if that leaves no valid time."""
+    new_end = end if version.valid_to is None else min(version.valid_to, end)
+    if new_end <= version.valid_from:
+        return []
+    meta = {
+        "source": version.source,
+        "speaker": version.speaker,
+        "session": version.session,
+        "kind": version.kind,
+        "said_at": version.said_at,
+    }
+    copy = new_version(
+        version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
+    )
+    return [attrs.evolve(copy, supersedes=version.supersedes)]
