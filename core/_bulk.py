@@ -73,6 +73,7 @@ def remember_batch(
     item: Item,
     statements: list[Analysed],
     replaces: Sequence[tuple[Fact, Analysed] | None] = (),
+    summaries: tuple[tuple[str, str], ...] = (),
 ) -> tuple[WriteBatch, list[NewVersion]]:
     """The write of one `remember` call at transaction time `when`.
 
@@ -104,6 +105,7 @@ def remember_batch(
         concepts=tuple(c for st in statements for c in st.concepts),
         relate=tuple(p for st in statements for p in st.pairs),
         advance_t_index=True,
+        summaries=summaries,
     )
     return batch, versions
 

@@ -29,6 +29,7 @@ class ConceptView:
     question_concepts: tuple[str, ...]
     concepts: tuple[RankedConcept, ...]
     contexts: dict[str, tuple[Fact, ...]]
+    summaries: dict[str, str] = attrs.field(factory=dict)  # LLM summaries known at the basis
 
     @property
     def essential(self) -> tuple[str, ...]:
@@ -53,6 +54,8 @@ class Ranker:
         self._extractor = analyser.extractor
         self._embedder = analyser.embedder
         self._params = params
+        self.last_view: ConceptView | None = None
+        self.recall_hits: list[Hit] = []
 
     def concepts(
         self, query: str, namespace: str, valid_at: datetime, known_at: datetime
@@ -74,10 +77,12 @@ class Ranker:
         contexts: dict[str, list[Fact]] = {}
         for key, fact in found:
             contexts.setdefault(key, []).append(fact)
+        summaries = self._backend.summaries(namespace, [r.key for r in ranked], known_at)
         return ConceptView(
             question_concepts=keys,
             concepts=tuple(ranked),
             contexts={k: tuple(v) for k, v in contexts.items()},
+            summaries=summaries,
         )
 
     def recall(
@@ -90,8 +95,9 @@ class Ranker:
         k: int,
         mode: str,
     ) -> list[Hit]:
-        """The top `k` memories for `query` at the basis, best first."""
-        view = self.concepts(query, namespace, valid_at, known_at)
+        """The top `k` memories for `query` at the basis, best first (`last_view` keeps the
+        concept view they came from)."""
+        view = self.last_view = self.concepts(query, namespace, valid_at, known_at)
         facts: dict[str, Fact] = {}
         why: dict[str, set[str]] = {}
         concept_rank = self._concept_rank(view, facts, why, faithful=mode == "recallm")

@@ -10,7 +10,7 @@ import attrs
 from ._statements import Analysed
 from ._versions import new_version
 from .backends._port import NewVersion
-from .llm import contradictions
+from .llm import contradictions, summarise
 from .model import Fact, Lineage
 
 if TYPE_CHECKING:
@@ -53,6 +53,35 @@ def replaced_facts(
         else:
             out.append(None)
     return out
+
+
+SUMMARY_EVERY = 3  # new mentions of a concept between two LLM summaries (DESIGN §3)
+
+
+def concept_summaries(
+    store: MemoryStore, namespace: str, statements: list[Analysed], at: datetime | None
+) -> tuple[tuple[str, str], ...]:
+    """With an LLM: a new summary for each concept whose mentions reach a multiple of
+    `SUMMARY_EVERY` with these statements, over its current mentions and the new ones."""
+    if store._llm is None:
+        return ()
+    when = at or datetime.now(UTC)
+    new: dict[str, list[str]] = {}
+    display: dict[str, str] = {}
+    for st in statements:
+        for key, shown in st.concepts:
+            new.setdefault(key, []).append(st.text)
+            display.setdefault(key, shown)
+    before = store._backend.mention_counts(namespace, list(new))
+    out = []
+    for key, texts in new.items():
+        count = before.get(key, 0)
+        if (count + len(texts)) // SUMMARY_EVERY == count // SUMMARY_EVERY:
+            continue
+        found = store._backend.mentions(namespace, [key], when, when, 20)
+        mentions = [(f.valid_from, f.text) for _, f in found] + [(when, t) for t in texts]
+        out.append((key, summarise(store._llm, display[key], mentions)))
+    return tuple(out)
 
 
 def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:

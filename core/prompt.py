@@ -12,6 +12,7 @@ __all__ = ["HEADER", "format_line", "render_context"]
 
 HEADER = "Memories (each true during the period shown; most recent last):"
 EMPTY = "Memories: none recorded that are true at this time."
+SUMMARIES = "Summaries of the concepts above (as known then):"
 
 
 def _day(value: datetime) -> str:
@@ -44,10 +45,13 @@ def render_context(
     valid_at: datetime | None = None,
     counter: TokenCounter | None = None,
     header: str = HEADER,
+    summaries: dict[str, str] | None = None,
 ) -> str:
     """Render hits (best first) as a chronological block within `max_tokens`.
 
     The lowest-ranked memories are dropped first until the block fits; the header counts too.
+    Concept summaries (written by an LLM, as known at the basis) follow the memories while
+    they fit.
     """
     counter = counter or default_counter()
     if not hits:
@@ -63,7 +67,13 @@ def render_context(
     if not kept:
         return EMPTY
     ordered = sorted(kept, key=lambda h: (h.fact.valid_from, h.fact.recorded_at))
-    return "\n".join([header, *(lines[h.fact.version_id] for h in ordered)])
+    block = [header, *(lines[h.fact.version_id] for h in ordered)]
+    extra = [f"- {key}: {text}" for key, text in sorted((summaries or {}).items())]
+    if extra:
+        section = [SUMMARIES, *extra]
+        if total + counter.count("\n".join(section)) + 1 <= budget:
+            block += section
+    return "\n".join(block)
 
 
 def _line(fact: Fact, valid_at: datetime | None) -> str:

@@ -18,7 +18,7 @@ from ._bulk import prepare_item, remember_batch
 from ._bulk import remember_many as _remember_many
 from ._recall import ConceptView, Ranker
 from ._statements import Analyser
-from ._supersession import moved_predecessor, replaced_facts, truncated
+from ._supersession import concept_summaries, moved_predecessor, replaced_facts, truncated
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_id, check_namespace, check_optional_name, check_text
 from ._versions import check_meta, new_version, to_fact
@@ -234,9 +234,10 @@ class MemoryStore:
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
         statements = self._analyser.analyse(item.text)
         replaces = replaced_facts(self, ns, statements, item.at)
+        summaries = concept_summaries(self, ns, statements, item.at)
 
         def build(when: datetime) -> list[Fact]:
-            batch, versions = remember_batch(self, ns, when, item, statements, replaces)
+            batch, versions = remember_batch(self, ns, when, item, statements, replaces, summaries)
             result = self._apply(batch)
             return [self._fact(ns, v, result) for v in versions]
 
@@ -433,6 +434,10 @@ class MemoryStore:
         `mode="recallm"` ranks by the concept graph alone (keyword search only when the
         question names no known concept); "hybrid" fuses concept and keyword ranks.
         """
+        return self._ranked(query, namespace, basis, k, mode).recall_hits
+
+    def _ranked(self, query: str, namespace: str, basis: Basis | None, k: int, mode: str) -> Ranker:
+        """A ranker that has run one recall (hits and the concept view it came from)."""
         query = check_text(query, "query")
         ns = check_namespace(namespace)
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
@@ -442,7 +447,8 @@ class MemoryStore:
         b = self._basis(basis)
         assert b.valid_at is not None and b.known_at is not None
         ranker = Ranker(self._backend, self._analyser, self._params)
-        return ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode)
+        ranker.recall_hits = ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode)
+        return ranker
 
     def context(
         self,
@@ -458,9 +464,17 @@ class MemoryStore:
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise InvalidInput("max_tokens must be a positive integer")
         b = self._basis(basis)
-        hits = self.recall(query, namespace=namespace, basis=b, k=k, mode=mode)
+        ranker = self._ranked(query, namespace, b, k, mode)
+        hits = ranker.recall_hits
+        view = ranker.last_view
+        used = {c for h in hits for c in h.concepts}
+        summaries = {k: v for k, v in (view.summaries if view else {}).items() if k in used}
         return render_context(
-            hits, max_tokens=max_tokens, valid_at=b.valid_at, counter=self.counter
+            hits,
+            max_tokens=max_tokens,
+            valid_at=b.valid_at,
+            counter=self.counter,
+            summaries=summaries,
         )
 
     def concepts_for(

@@ -102,6 +102,9 @@ class WriteBatch:
     concepts: tuple[tuple[str, str], ...] = ()
     relate: tuple[tuple[str, str], ...] = ()
     advance_t_index: bool = False
+    # Concept summaries written by an LLM, (key, text): each replaces the concept's current
+    # summary (closed at `at`), so an as-of read sees the summary known then.
+    summaries: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -184,6 +187,14 @@ class Backend(Protocol):
         k: int,
     ) -> list[tuple[Fact, float]]:
         """The `k` visible versions nearest to a unit vector (cosine), best first."""
+        ...
+
+    def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        """How many fact versions ever mentioned each concept (for summary cadence)."""
+        ...
+
+    def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
+        """Each concept's summary as known at `known_at`, where one exists."""
         ...
 
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:

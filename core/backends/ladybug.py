@@ -7,6 +7,7 @@ failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -185,6 +186,7 @@ class LadybugBackend:
             self._close_versions(steps)
             self._write_concepts(ns, steps)
             self._write_terms(ns, batches)
+            self._write_summaries(ns, batches)
             msg_seq = self._write_messages(ns, steps, int(msg_seq))
             last = max(to_utc(last_tx), results[-1].at)
             params = {
@@ -286,6 +288,16 @@ class LadybugBackend:
                 for (a, b), (n, t) in pairs.items()
             ]
             self._run(q.RELATE_CONCEPTS, {"rows": rows2})
+
+    def _write_summaries(self, ns: str, batches: Sequence[WriteBatch]) -> None:
+        for b in batches:  # in order: a later batch's summary replaces an earlier one's
+            rows = [
+                {"id": uuid.uuid4().hex, "c": scoped(ns, key), "key": key, "text": text, "at": b.at}
+                for key, text in b.summaries
+            ]
+            if rows:
+                self._run(q.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+                self._run(q.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
 
     def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
         rows = [
@@ -453,6 +465,18 @@ class LadybugBackend:
         }
         return [(_fact(r), float(r[16])) for r in self._read(query, params)]
 
+    def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        ids = [scoped(namespace, k) for k in keys]
+        return {r[0]: int(r[1]) for r in self._read(q.MENTION_COUNTS, {"ids": ids})} if ids else {}
+
+    def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
+        ids = [scoped(namespace, k) for k in keys]
+        if not ids:
+            return {}
+        return {
+            r[0]: r[1] for r in self._read(q.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
+        }
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         if session is None:
             rows = self._read(q.MESSAGES_ALL, {"ns": namespace})
@@ -501,6 +525,7 @@ class LadybugBackend:
                 q.FORGET_NS_CONCEPTS,
                 q.FORGET_NS_TERMS,
                 q.FORGET_NS_MESSAGES,
+                q.FORGET_NS_SUMMARIES,
                 q.FORGET_NS_NODE,
             ):
                 rows = self._run(statement, {"ns": namespace})
@@ -513,6 +538,9 @@ class LadybugBackend:
             if not rows or not rows[0][0]:
                 return 0
             versions, concepts, terms, messages = rows[0]
+            live = [c for c in concepts if c is not None]
+            if live:
+                self._run(q.FORGET_SUMMARIES_OF, {"ids": live})
             self._run(q.FORGET_VERSIONS, {"ids": versions})
             self._run(q.FORGET_FACT, {"id": fact_id})
             self._run(q.UNLINK_SUPERSEDES, {"id": fact_id})

@@ -21,7 +21,10 @@ SCHEMA = (
     "CREATE NODE TABLE IF NOT EXISTS Term(id STRING PRIMARY KEY, namespace STRING, stem STRING)",
     "CREATE NODE TABLE IF NOT EXISTS Message(id STRING PRIMARY KEY, msg_id STRING,"
     " namespace STRING, session STRING, role STRING, text STRING, at TIMESTAMP, seq INT64)",
+    "CREATE NODE TABLE IF NOT EXISTS Summary(id STRING PRIMARY KEY, namespace STRING,"
+    " key STRING, text STRING, recorded_at TIMESTAMP, superseded_at TIMESTAMP)",
     "CREATE REL TABLE IF NOT EXISTS VERSION_OF(FROM Version TO Fact)",
+    "CREATE REL TABLE IF NOT EXISTS SUMMARISES(FROM Summary TO Concept)",
     "CREATE REL TABLE IF NOT EXISTS SUPERSEDES(FROM Fact TO Fact)",
     "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Version TO Concept)",
     "CREATE REL TABLE IF NOT EXISTS RELATED(FROM Concept TO Concept, strength INT64,"
@@ -123,6 +126,16 @@ LINK_MESSAGES = (
     " CREATE (v)-[:FROM_MESSAGE]->(m)"
 )
 
+CLOSE_SUMMARIES = (
+    "UNWIND $rows AS r MATCH (c:Concept {id: r.c})<-[:SUMMARISES]-(s:Summary)"
+    " WHERE s.superseded_at = $eot SET s.superseded_at = r.at"
+)
+WRITE_SUMMARIES = (
+    "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) CREATE (s:Summary {id: r.id,"
+    " namespace: $ns, key: r.key, text: r.text, recorded_at: r.at, superseded_at: $eot})"
+    " CREATE (s)-[:SUMMARISES]->(c)"
+)
+
 # --- reads -----------------------------------------------------------------------------------
 LINEAGE = (
     "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id}) RETURN " + _V + ","
@@ -185,6 +198,13 @@ VECTOR_SEARCH = {
     + ", score ORDER BY score DESC LIMIT $k"
     for dim in VECTOR_DIMS
 }
+MENTION_COUNTS = (
+    "UNWIND $ids AS i MATCH (c:Concept {id: i})<-[:MENTIONS]-(v:Version) RETURN c.key, count(v)"
+)
+SUMMARIES_KNOWN = (
+    "UNWIND $ids AS i MATCH (c:Concept {id: i})<-[:SUMMARISES]-(s:Summary)"
+    " WHERE s.recorded_at <= $known_at AND s.superseded_at > $known_at RETURN c.key, s.text"
+)
 MESSAGES_ALL = (
     "MATCH (m:Message) WHERE m.namespace = $ns RETURN m.msg_id, m.namespace, m.session, m.role,"
     " m.text, m.at, m.seq ORDER BY m.seq"
@@ -210,7 +230,12 @@ FORGET_NS_FACTS = "MATCH (f:Fact) WHERE f.namespace = $ns DETACH DELETE f RETURN
 FORGET_NS_CONCEPTS = "MATCH (c:Concept) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
 FORGET_NS_TERMS = "MATCH (t:Term) WHERE t.namespace = $ns DETACH DELETE t RETURN count(*)"
 FORGET_NS_MESSAGES = "MATCH (m:Message) WHERE m.namespace = $ns DETACH DELETE m RETURN count(*)"
+FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s RETURN count(*)"
 FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
+# A summary may quote a forgotten fact: every summary of a concept it mentioned goes too.
+FORGET_SUMMARIES_OF = (
+    "UNWIND $ids AS i MATCH (c:Concept {id: i})<-[:SUMMARISES]-(s:Summary) DETACH DELETE s"
+)
 
 FACT_TOUCHES = (
     "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id})"
@@ -247,6 +272,7 @@ RAW_SCAN = (
     "MATCH (n:Concept) RETURN n",
     "MATCH (n:Term) RETURN n",
     "MATCH (n:Message) RETURN n",
+    "MATCH (n:Summary) RETURN n",
 )
 
 __all__ = [name for name in dir() if name.isupper()]

@@ -9,47 +9,37 @@ the server (`datetime.transaction()`), so many application servers agree on it.
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from .._time import END_OF_TIME, to_utc
-from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
+from .._time import END_OF_TIME
+from ..errors import BackendError, ConfigurationError
 from ..model import Concept, Fact, Lineage, Message
 from . import neo4j_cypher as q
+from ._neo4j_tx import (
+    _ZERO,
+    Rows,
+    _apply,
+    _concept_graph,
+    _dt,
+    _forget_fact,
+    _forget_rest,
+    _run,
+    scoped,
+)
 from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
 
 __all__ = ["Neo4jBackend"]
 
 R = TypeVar("R")
-Rows = list[list[Any]]
 
-_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
-_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 _FORGET_BATCH = 10_000
-_UNLIMITED = 2**62
 _AWAIT_SECONDS = 300
 _EXACT_SCAN_MAX = 2_000  # namespaces up to this many versions are scanned exactly
 _OVERFETCH = 10  # vector candidates fetched per wanted hit before filtering
 _ANN_FETCH_MAX = 10_000
-
-
-def scoped(namespace: str, key: str) -> str:
-    """The engine id of a namespace-scoped node (concept, term, message)."""
-    return namespace + _SEP + key
-
-
-def _dt(value: Any) -> datetime:
-    """Epoch microseconds or a driver temporal value as an aware UTC Python datetime."""
-    if isinstance(value, int):
-        return _ZERO + timedelta(microseconds=value)
-    if hasattr(value, "to_native"):
-        value = value.to_native()
-    if not isinstance(value, datetime):
-        raise BackendError(f"expected a datetime from the engine, got {type(value).__name__}")
-    return to_utc(value)
 
 
 def _open(value: Any) -> datetime | None:
@@ -111,12 +101,6 @@ def _split_userinfo(uri: str, auth: Any) -> tuple[str, Any]:
     netloc = parts.netloc.rsplit("@", 1)[1]
     clean = urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
     return clean, (unquote(user), unquote(password or ""))
-
-
-def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
-    """Run one statement inside a managed transaction and fetch all rows."""
-    rows: Rows = [list(r.values()) for r in tx.run(query, params or {})]
-    return rows
 
 
 class Neo4jBackend:
@@ -393,6 +377,17 @@ class Neo4jBackend:
         ]
         return postings, n_docs, (total / n_docs if n_docs else 0.0)
 
+    def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        ids = [scoped(namespace, k) for k in keys]
+        return {r[0]: int(r[1]) for r in self._read(q.MENTION_COUNTS, {"ids": ids})} if ids else {}
+
+    def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
+        ids = [scoped(namespace, k) for k in keys]
+        if not ids:
+            return {}
+        rows = self._read(q.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
+        return {r[0]: r[1] for r in rows}
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         if session is None:
             rows = self._read(q.MESSAGES_ALL, {"ns": namespace})
@@ -481,199 +476,3 @@ def _import_driver() -> Any:
             "the Neo4j engine needs the 'neo4j' package: pip install 'bitemporal-memory[neo4j]'"
         ) from e
     return neo4j
-
-
-def _apply(tx: Any, batch: WriteBatch) -> int:
-    """Check the batch's preconditions under the namespace lock and write it; the new t_index.
-
-    Raising here rolls the transaction back; library errors are never retried by the driver.
-    """
-    ns = batch.namespace
-    last_tx, t_index, msg_seq = _run(tx, q.LOCK_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-    last_tx = _dt(last_tx)
-    if last_tx > batch.at:
-        raise TimeRegression(
-            f"transaction time {batch.at.isoformat()} is earlier than namespace "
-            f"{ns!r}'s latest ({last_tx.isoformat()})"
-        )
-    if batch.close:
-        params = {"ids": list(batch.close), "eot": END_OF_TIME, "at": batch.at}
-        closed = _run(tx, q.CLOSE_VERSIONS, params)[0][0]
-        if closed != len(batch.close):
-            raise NotCurrent("the fact's current version was closed by another write")
-    t_index = int(t_index) + (1 if batch.advance_t_index else 0)
-    msg_seq = _write_messages(tx, batch, int(msg_seq))
-    _write_facts(tx, batch, t_index)
-    _write_concepts(tx, batch, t_index)
-    _write_links(tx, batch)
-    params = {
-        "ns": ns,
-        "last_tx": max(last_tx, batch.at),
-        "t_index": t_index,
-        "msg_seq": msg_seq,
-        "n_versions": len(batch.versions),
-        "length": sum(v.length for v in batch.versions),
-    }
-    _run(tx, q.UPDATE_NAMESPACE, params)
-    return t_index
-
-
-def _write_messages(tx: Any, batch: WriteBatch, seq: int) -> int:
-    if not batch.messages:
-        return seq
-    rows = []
-    for m in batch.messages:
-        seq += 1
-        rows.append(
-            {
-                "id": scoped(batch.namespace, m.id),
-                "msg_id": m.id,
-                "session": m.session,
-                "role": m.role,
-                "text": m.text,
-                "seq": seq,
-            }
-        )
-    _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": batch.namespace, "at": batch.at})
-    return seq
-
-
-def _write_facts(tx: Any, batch: WriteBatch, t_index: int) -> None:
-    ns, at = batch.namespace, batch.at
-    if batch.facts:
-        rows = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts]
-        _run(tx, q.MERGE_FACTS, {"rows": rows, "ns": ns, "at": at})
-        links = [r for r in rows if r["supersedes"]]
-        if links:
-            _run(tx, q.LINK_SUPERSEDES, {"rows": links})
-    if batch.versions:
-        vrows: list[dict[str, Any]] = [
-            {
-                "id": v.version_id,
-                "fact_id": v.fact_id,
-                "text": v.text,
-                "valid_from": v.valid_from,
-                "valid_to": v.valid_to or END_OF_TIME,
-                "version": v.version,
-                "said_at": v.said_at or at,
-                "source": v.source,
-                "speaker": v.speaker,
-                "session": v.session,
-                "kind": v.kind,
-                "supersedes": v.supersedes,
-                "length": v.length,
-            }
-            for v in batch.versions
-        ]
-        params = {"rows": vrows, "ns": ns, "at": at, "eot": END_OF_TIME, "t_index": t_index}
-        _run(tx, q.MERGE_VERSIONS, params)
-        vectors = [
-            {"id": v.version_id, "embedding": list(v.embedding)}
-            for v in batch.versions
-            if v.embedding is not None
-        ]
-        if vectors:
-            _run(tx, q.SET_EMBEDDINGS, {"rows": vectors})
-
-
-def _write_concepts(tx: Any, batch: WriteBatch, t_index: int) -> None:
-    ns = batch.namespace
-    displays = {key: display for v in batch.versions for key, display in v.concepts}
-    displays.update(dict(batch.concepts))
-    if displays:
-        rows = [{"id": scoped(ns, k), "key": k, "display": d} for k, d in displays.items()]
-        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns, "t_index": t_index})
-    if batch.concepts:
-        ids = [scoped(ns, k) for k, _ in batch.concepts]
-        _run(tx, q.TOUCH_CONCEPTS, {"ids": ids, "t_index": t_index})
-    if batch.relate:
-        counts = Counter(batch.relate)
-        rows2 = [{"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()]
-        _run(tx, q.RELATE_CONCEPTS, {"rows": rows2, "t_index": t_index})
-
-
-def _write_links(tx: Any, batch: WriteBatch) -> None:
-    ns = batch.namespace
-    mentions = [
-        {"v": v.version_id, "c": scoped(ns, key)}
-        for v in batch.versions
-        for key in dict(v.concepts)
-    ]
-    if mentions:
-        _run(tx, q.LINK_MENTIONS, {"rows": mentions})
-    terms = {stem for v in batch.versions for stem, _ in v.terms}
-    if terms:
-        rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
-        _run(tx, q.MERGE_TERMS, {"rows": rows, "ns": ns})
-        links = [
-            {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
-            for v in batch.versions
-            for stem, tf in v.terms
-        ]
-        _run(tx, q.LINK_TERMS, {"rows": links})
-    sources = [
-        {"v": v.version_id, "m": scoped(ns, v.source)}
-        for v in batch.versions
-        if v.source is not None
-    ]
-    if sources:
-        _run(tx, q.LINK_MESSAGES, {"rows": sources})
-
-
-def _concept_graph(
-    tx: Any, ids: list[str], hops: int, window: int
-) -> tuple[dict[str, Concept], Rows]:
-    """Hop-by-hop expansion from the start concepts, bounded by the t_index window."""
-    found: dict[str, Concept] = {}
-    starts = _run(tx, q.CONCEPTS_BY_ID, {"ids": ids})
-    for cid, key, display, t in starts:
-        found[cid] = Concept(key=key, display=display, t_index=int(t))
-    for cid, _key, _display, t in starts:
-        frontier = [cid]
-        for _ in range(hops):
-            params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
-            rows = _run(tx, q.NEIGHBOURS, params)
-            frontier = [r[0] for r in rows if r[0] not in found]
-            for nid, nkey, ndisplay, nt in rows:
-                found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
-            if not frontier:
-                break
-    edges = _run(tx, q.EDGES_AMONG, {"ids": list(found)}) if found else []
-    return found, edges
-
-
-def _forget_rest(tx: Any, namespace: str) -> int:
-    """Lock the namespace, delete what is left of it and its node; the number removed."""
-    _run(tx, q.LOCK_EXISTING_NAMESPACE, {"ns": namespace})
-    params = {"ns": namespace, "batch": _UNLIMITED}
-    removed = 0
-    for statement in (*q.FORGET_NS_BATCHES, q.FORGET_NS_NODE):
-        rows = _run(tx, statement, params)
-        removed += int(rows[0][0]) if rows else 0
-    return removed
-
-
-def _forget_fact(tx: Any, fact_id: str) -> int:
-    """Delete a lineage and whatever only it used, under its namespace's lock."""
-    locked = _run(tx, q.LOCK_FACT_NAMESPACE, {"id": fact_id})
-    rows = _run(tx, q.FACT_TOUCHES, {"id": fact_id})
-    removed = _forget_rows(tx, fact_id, rows[0]) if rows and rows[0][0] else 0
-    if locked:
-        _run(tx, q.UNLOCK_NAMESPACE, {"ns": locked[0][0]})
-    return removed
-
-
-def _forget_rows(tx: Any, fact_id: str, touched: list[Any]) -> int:
-    versions, concepts, terms, messages = touched
-    _run(tx, q.FORGET_VERSIONS, {"ids": versions})
-    _run(tx, q.FORGET_FACT, {"id": fact_id})
-    _run(tx, q.UNLINK_SUPERSEDES, {"id": fact_id})
-    _run(tx, q.UNLINK_VERSION_SUPERSEDES, {"id": fact_id})
-    for statement, ids in (
-        (q.FORGET_ORPHAN_CONCEPTS, concepts),
-        (q.FORGET_ORPHAN_TERMS, terms),
-        (q.FORGET_ORPHAN_MESSAGES, messages),
-    ):
-        if ids:
-            _run(tx, statement, {"ids": [i for i in ids if i is not None]})
-    return len(versions) + 1

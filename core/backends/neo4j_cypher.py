@@ -16,6 +16,7 @@ CONSTRAINTS = (
     "CREATE CONSTRAINT bt_concept_id IF NOT EXISTS FOR (c:Concept) REQUIRE c.id IS UNIQUE",
     "CREATE CONSTRAINT bt_term_id IF NOT EXISTS FOR (t:Term) REQUIRE t.id IS UNIQUE",
     "CREATE CONSTRAINT bt_message_id IF NOT EXISTS FOR (m:Message) REQUIRE m.id IS UNIQUE",
+    "CREATE CONSTRAINT bt_summary_id IF NOT EXISTS FOR (s:Summary) REQUIRE s.id IS UNIQUE",
 )
 INDEXES = (
     "CREATE INDEX bt_version_ns_valid IF NOT EXISTS FOR (v:Version) ON (v.namespace, v.valid_from)",
@@ -234,6 +235,11 @@ FORGET_NS_BATCHES = (
     "MATCH (t:Term) WHERE t.namespace = $ns WITH t LIMIT $batch DETACH DELETE t RETURN count(*)",
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.seq IS NOT NULL"
     " WITH m LIMIT $batch DETACH DELETE m RETURN count(*)",
+    "MATCH (s:Summary) WHERE s.namespace = $ns WITH s LIMIT $batch DETACH DELETE s RETURN count(*)",
+)
+# A summary may quote a forgotten fact: every summary of a concept it mentioned goes too.
+FORGET_SUMMARIES_OF = (
+    "UNWIND $ids AS id MATCH (c:Concept {id: id})<-[:SUMMARISES]-(s:Summary) DETACH DELETE s"
 )
 LOCK_EXISTING_NAMESPACE = "MATCH (n:Namespace {name: $ns}) SET n._lock = true RETURN n.name"
 FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
@@ -275,6 +281,24 @@ RAW_SCAN = (
     "MATCH (n:Concept) RETURN properties(n)",
     "MATCH (n:Term) RETURN properties(n)",
     "MATCH (n:Message) RETURN properties(n)",
+    "MATCH (n:Summary) RETURN properties(n)",
+)
+CLOSE_SUMMARIES = (
+    "UNWIND $rows AS r MATCH (c:Concept {id: r.c})<-[:SUMMARISES]-(s:Summary)"
+    " WHERE s.superseded_at = $eot SET s.superseded_at = r.at"
+)
+WRITE_SUMMARIES = (
+    "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) CREATE (s:Summary {id: r.id,"
+    " namespace: $ns, key: r.key, text: r.text, recorded_at: r.at, superseded_at: $eot})"
+    " CREATE (s)-[:SUMMARISES]->(c)"
+)
+MENTION_COUNTS = (
+    "UNWIND $ids AS id MATCH (c:Concept {id: id})"
+    " RETURN c.key, COUNT { (c)<-[:MENTIONS]-(:Version) }"
+)
+SUMMARIES_KNOWN = (
+    "UNWIND $ids AS id MATCH (c:Concept {id: id})<-[:SUMMARISES]-(s:Summary)"
+    " WHERE s.recorded_at <= $known_at AND s.superseded_at > $known_at RETURN c.key, s.text"
 )
 
 __all__ = [name for name in dir() if name.isupper() and not name.startswith("_")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from ..model import Fact
 from ._client import LLM
@@ -43,9 +44,8 @@ def contradictions(llm: LLM, statement: str, candidates: Sequence[Fact]) -> list
     return chosen
 
 
-def summarise(llm: LLM, concept: str, facts: Sequence[Fact]) -> str:
+def summarise(llm: LLM, concept: str, mentions: Sequence[tuple[datetime, str]]) -> str:
     """A short chronological summary of a concept's mentions (at most 80 words kept)."""
-    ordered = sorted(facts, key=lambda f: (f.valid_from, f.recorded_at))
-    lines = "\n".join(f"- ({f.valid_from:%Y-%m-%d}) {f.text}" for f in ordered)
+    lines = "\n".join(f"- ({when:%Y-%m-%d}) {text}" for when, text in sorted(mentions))
     words = llm.complete(SUMMARY_PROMPT, f"CONCEPT: {concept}\nSTATEMENTS:\n{lines}").split()
     return " ".join(words[:80])
