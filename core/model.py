@@ -197,3 +197,10 @@ class Timeline:
     def rows(self) -> list[dict[str, Any]]:
         """One dict per version, in valid-time order."""
         return [v.to_dict() for v in self.versions]
+
+    def plot(self, *, ax: Any = None, now: datetime | None = None) -> Any:
+        """Draw this timeline with matplotlib and return the Axes: one bar per version over
+        valid time, its transaction time as a thin line (see `bitemporal_core.plot`)."""
+        from .plot import plot_timeline
+
+        return plot_timeline(self, ax=ax, now=now)

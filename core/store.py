@@ -27,9 +27,7 @@ from .backends._port import (
     ConceptEdge,
     NewFact,
     NewMessage,
-    NewVersion,
     WriteBatch,
-    WriteResult,
 )
 from .embeddings import as_embedder
 from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
@@ -206,9 +204,6 @@ class MemoryStore:
                 time.sleep(random.uniform(0, 0.002) * (attempt + 1))
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _apply(self, batch: WriteBatch) -> WriteResult:
-        return self._backend.apply(batch)
-
     # --- writes -------------------------------------------------------------------------
     def remember(
         self,
@@ -238,7 +233,7 @@ class MemoryStore:
 
         def build(when: datetime) -> list[Fact]:
             batch, versions = remember_batch(self, ns, when, item, statements, replaces, summaries)
-            result = self._apply(batch)
+            result = self._backend.apply(batch)
             return [self._fact(ns, v, result) for v in versions]
 
         return self._commit(ns, at, build)
@@ -293,7 +288,7 @@ class MemoryStore:
         def build(when: datetime) -> Fact:
             start, end = self._analyser.valid_time(text, when, vf, vt)
             new = self._version(_new_id(), statement, start, end, 1, meta, message_id)
-            new = _with(new, supersedes=current.id)
+            new = attrs.evolve(new, supersedes=current.id)
             versions = [new, *truncated(current, old, start)]
             batch = WriteBatch(
                 namespace=ns,
@@ -310,7 +305,7 @@ class MemoryStore:
                 relate=statement.pairs,
                 advance_t_index=True,
             )
-            return self._fact(ns, new, self._apply(batch))
+            return self._fact(ns, new, self._backend.apply(batch))
 
         return self._commit(ns, at, build)
 
@@ -350,7 +345,7 @@ class MemoryStore:
             version = self._version(
                 current.id, statement, start, end, current.version + 1, meta, None
             )
-            version = _with(version, supersedes=current.supersedes)
+            version = attrs.evolve(version, supersedes=current.supersedes)
             versions, close = [version], [current.version_id]
             if moved is not None:
                 prev, prev_statement = moved
@@ -365,7 +360,7 @@ class MemoryStore:
                 relate=statement.pairs if text else (),
                 advance_t_index=text is not None,
             )
-            return self._fact(lineage.namespace, version, self._apply(batch))
+            return self._fact(lineage.namespace, version, self._backend.apply(batch))
 
         return self._commit(lineage.namespace, at, build)
 
@@ -376,8 +371,8 @@ class MemoryStore:
 
         def build(when: datetime) -> Fact:
             batch = WriteBatch(namespace=lineage.namespace, at=when, close=(current.version_id,))
-            self._apply(batch)
-            return _closed(current, when)
+            self._backend.apply(batch)
+            return attrs.evolve(current, superseded_at=when)
 
         return self._commit(lineage.namespace, at, build)
 
@@ -400,7 +395,7 @@ class MemoryStore:
 
         def build(when: datetime) -> Message:
             message = NewMessage(id=msg_id, session=session, role=role, text=text)
-            self._apply(WriteBatch(namespace=ns, at=when, messages=(message,)))
+            self._backend.apply(WriteBatch(namespace=ns, at=when, messages=(message,)))
             return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
         return self._commit(ns, at, build)
@@ -496,6 +491,12 @@ class MemoryStore:
         ns = check_namespace(namespace)
         return self._backend.concept_graph(ns, list(keys), hops=hops, window=2**62)
 
+    def concepts(self, namespace: str = "default", *, limit: int = 200) -> list[Concept]:
+        """A namespace's concepts, most recently updated first (for pictures and browsing)."""
+        if not isinstance(limit, int) or limit < 1:
+            raise InvalidInput("limit must be a positive integer")
+        return self._backend.concepts(check_namespace(namespace), limit)
+
     def history(self, fact: str) -> Lineage:
         """Every version of a fact's lineage, oldest first, with supersession links."""
         lineage = self._backend.lineage(check_id(fact))
@@ -583,6 +584,7 @@ class MemoryStore:
     aconcepts_for = twin(concepts_for)
     aconcept_graph = twin(concept_graph)
     ahistory = twin(history)
+    aconcepts = twin(concepts)
     asnapshot = twin(snapshot)
     atimeline = twin(timeline)
     amessages = twin(messages)
@@ -590,11 +592,3 @@ class MemoryStore:
     asessions = twin(sessions)
     adelete_messages = twin(delete_messages)
     aclose = twin(close)
-
-
-def _with(version: NewVersion, **changes: Any) -> NewVersion:
-    return attrs.evolve(version, **changes)
-
-
-def _closed(version: Fact, when: datetime) -> Fact:
-    return attrs.evolve(version, superseded_at=when)

@@ -189,6 +189,10 @@ class Backend(Protocol):
         """The `k` visible versions nearest to a unit vector (cosine), best first."""
         ...
 
+    def concepts(self, namespace: str, limit: int) -> list[Concept]:
+        """A namespace's concepts, most recently updated first."""
+        ...
+
     def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
         """How many fact versions ever mentioned each concept (for summary cadence)."""
         ...

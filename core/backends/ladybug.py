@@ -465,6 +465,10 @@ class LadybugBackend:
         }
         return [(_fact(r), float(r[16])) for r in self._read(query, params)]
 
+    def concepts(self, namespace: str, limit: int) -> list[Concept]:
+        rows = self._read(q.CONCEPTS_OF_NAMESPACE, {"ns": namespace, "limit": limit})
+        return [Concept(key=r[0], display=r[1], t_index=int(r[2])) for r in rows]
+
     def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
         ids = [scoped(namespace, k) for k in keys]
         return {r[0]: int(r[1]) for r in self._read(q.MENTION_COUNTS, {"ids": ids})} if ids else {}

@@ -205,6 +205,10 @@ SUMMARIES_KNOWN = (
     "UNWIND $ids AS i MATCH (c:Concept {id: i})<-[:SUMMARISES]-(s:Summary)"
     " WHERE s.recorded_at <= $known_at AND s.superseded_at > $known_at RETURN c.key, s.text"
 )
+CONCEPTS_OF_NAMESPACE = (
+    "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.key, c.display, c.t_index"
+    " ORDER BY c.t_index DESC, c.key LIMIT $limit"
+)
 MESSAGES_ALL = (
     "MATCH (m:Message) WHERE m.namespace = $ns RETURN m.msg_id, m.namespace, m.session, m.role,"
     " m.text, m.at, m.seq ORDER BY m.seq"

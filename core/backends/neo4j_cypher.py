@@ -205,6 +205,10 @@ VECTOR_EXACT = (
     " RETURN " + _V + ", score ORDER BY score DESC LIMIT $k"
 )
 NAMESPACE_SIZE = "MATCH (n:Namespace {name: $ns}) RETURN n.n_versions"
+CONCEPTS_OF_NAMESPACE = (
+    "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.key, c.display, c.t_index"
+    " ORDER BY c.t_index DESC, c.key LIMIT $limit"
+)
 MESSAGES_ALL = (
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.seq IS NOT NULL RETURN m.msg_id,"
     " m.namespace, m.session, m.role, m.text, " + _us("m.at") + ", m.seq ORDER BY m.seq"

@@ -265,7 +265,12 @@ def test_remember_many_is_a_bulk_remember(store: MemoryStore) -> None:
         ("brandon", "coffe", 1, 1),
         ("brandon", "pari", 1, 2),
     }
-    assert [m.id for m in store.messages("b")][0] == "m0" and len(store.messages("b")) == 4
+    messages = store.messages("b")
+    assert messages[0].id == "m0" and len(messages) == 4
+    concepts = store.concepts("b")
+    assert {"brandon", "coffe", "pari", "rome", "rex"} <= {c.key for c in concepts}
+    assert concepts[0].t_index == max(c.t_index for c in concepts)
+    assert len(store.concepts("b", limit=2)) == 2
     assert store.recall("Where does Rex live?", namespace="b")[0].fact.text in {
         "I live in Rome.",
         "My dog is Rex.",
@@ -273,6 +278,7 @@ def test_remember_many_is_a_bulk_remember(store: MemoryStore) -> None:
 
 
 def test_remember_many_validates_everything_first(store: MemoryStore) -> None:
+    assert store.concepts("b") == []
     with pytest.raises(InvalidInput, match="item 1"):
         store.remember_many([{"text": "fine", "at": day(1)}, {"text": " "}], namespace="b")
     with pytest.raises(TimeRegression):
