@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -18,8 +16,6 @@ from .recallm import RankedConcept, RecallParams, order_concepts, score_concepts
 __all__ = ["ConceptView", "Ranker", "rrf"]
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant
-BM25_K1 = 1.2
-BM25_B = 0.75
 
 
 @attrs.frozen(kw_only=True)
@@ -186,20 +182,9 @@ class Ranker:
     ) -> list[str]:
         """BM25 over the stems of all content words, filtered by the basis in the engine."""
         terms = list(dict.fromkeys(content_terms(query)))
-        postings, n_docs, avg_len = self._backend.postings(namespace, terms, valid_at, known_at)
-        if not postings:
-            return []
-        df = Counter(t for p in postings for t, _ in p.tf)
-        n = max(n_docs, len(postings))
-        avg = avg_len or 1.0
-        scored: list[tuple[float, str]] = []
-        for p in postings:
-            score = 0.0
-            for term, tf in p.tf:
-                idf = math.log(1.0 + (n - df[term] + 0.5) / (df[term] + 0.5))
-                norm = tf + BM25_K1 * (1 - BM25_B + BM25_B * (p.length or 1) / avg)
-                score += idf * tf * (BM25_K1 + 1) / norm
-            facts.setdefault(p.fact.version_id, p.fact)
-            scored.append((score, p.fact.version_id))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        return [vid for _, vid in scored]
+        found = self._backend.keyword_search(
+            namespace, terms, valid_at, known_at, max(3 * self._params.max_concepts, 30)
+        )
+        for fact, _ in found:
+            facts.setdefault(fact.version_id, fact)
+        return [fact.version_id for fact, _ in found]

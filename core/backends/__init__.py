@@ -12,7 +12,6 @@ from ._port import (
     NewFact,
     NewMessage,
     NewVersion,
-    Posting,
     WriteBatch,
     WriteResult,
 )
@@ -24,7 +23,6 @@ __all__ = [
     "NewFact",
     "NewMessage",
     "NewVersion",
-    "Posting",
     "WriteBatch",
     "WriteResult",
 ]

@@ -17,7 +17,6 @@ __all__ = [
     "NewFact",
     "NewMessage",
     "NewVersion",
-    "Posting",
     "WriteBatch",
     "WriteResult",
 ]
@@ -115,15 +114,6 @@ class WriteResult:
     t_index: int
 
 
-@attrs.frozen(kw_only=True)
-class Posting:
-    """A visible version holding some query terms, with their frequencies (for BM25)."""
-
-    fact: Fact
-    tf: tuple[tuple[str, int], ...]
-    length: int
-
-
 @runtime_checkable
 class Backend(Protocol):
     """A storage engine. Every read filters by namespace (and basis where one is given)."""
@@ -172,10 +162,15 @@ class Backend(Protocol):
         """Visible versions mentioning each concept, newest first, at most `per_concept` each."""
         ...
 
-    def postings(
-        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
-    ) -> tuple[list[Posting], int, float]:
-        """Visible versions holding any of `terms`, plus the visible count and mean length."""
+    def keyword_search(
+        self,
+        namespace: str,
+        terms: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
+        """The `k` best visible versions by BM25 over `terms` (content-word stems), best first."""
         ...
 
     def vector_search(

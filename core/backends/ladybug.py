@@ -14,11 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+from .. import _bm25 as bm25
 from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
+from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
 
@@ -422,25 +423,32 @@ class LadybugBackend:
                 out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
         return out
 
-    def postings(
-        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
-    ) -> tuple[list[Posting], int, float]:
+    def keyword_search(
+        self,
+        namespace: str,
+        terms: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
         if not terms:
-            return [], 0, 0.0
+            return []
         ids = [scoped(namespace, t) for t in terms]
         with self._lock:
-            rows = self._run(q.POSTINGS, {"ids": ids, "valid_at": valid_at, "known_at": known_at})
+            df = {r[0]: int(r[1]) for r in self._run(q.TERM_DF, {"ids": ids})}
+            chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
+            if not chosen:
+                return []
+            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at}
+            rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in self._run(q.POSTINGS, params)]
             stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
-        n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
-        postings = [
-            Posting(
-                fact=_fact(r),
-                tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
-                length=int(r[16] or 0),
-            )
-            for r in rows
-        ]
-        return postings, n_docs, (total / n_docs if n_docs else 0.0)
+            n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
+            scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
+            best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
+            facts = {
+                f.version_id: f for f in map(_fact, self._run(q.VERSIONS_BY_ID, {"ids": best}))
+            }
+        return [(facts[vid], scores[vid]) for vid in best if vid in facts]
 
     def vector_search(
         self,

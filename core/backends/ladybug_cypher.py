@@ -177,13 +177,13 @@ MENTIONS_OF = (
     + _V
     + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
 )
+TERM_DF = "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
 POSTINGS = (
     "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(v:Version) WHERE "
     + _VISIBLE
-    + " RETURN "
-    + _V
-    + ", v.length, collect(t.stem), collect(h.tf)"
+    + " RETURN v.id, v.length, t.stem, h.tf"
 )
+VERSIONS_BY_ID = "UNWIND $ids AS i MATCH (v:Version {id: i}) RETURN " + _V
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
 # Exact cosine inside the engine, filtered by namespace and basis (the vector extension
 # downloads on first use, so it is not relied on). One statement per supported dimension.

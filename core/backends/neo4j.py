@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from .. import _bm25 as bm25
 from .._time import END_OF_TIME
 from ..errors import BackendError, ConfigurationError
 from ..model import Concept, Fact, Lineage, Message
@@ -29,7 +30,7 @@ from ._neo4j_tx import (
     _run,
     scoped,
 )
-from ._port import Clock, ConceptEdge, Posting, WriteBatch, WriteResult
+from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
 
 __all__ = ["Neo4jBackend"]
 
@@ -351,31 +352,33 @@ class Neo4jBackend:
         rows.sort(key=lambda r: int(r[16]))  # grouped by concept in the order of keys (stable)
         return [(keys[int(r[16])], _fact(r)) for r in rows]
 
-    def postings(
-        self, namespace: str, terms: Sequence[str], valid_at: datetime, known_at: datetime
-    ) -> tuple[list[Posting], int, float]:
+    def keyword_search(
+        self,
+        namespace: str,
+        terms: Sequence[str],
+        valid_at: datetime,
+        known_at: datetime,
+        k: int,
+    ) -> list[tuple[Fact, float]]:
         if not terms:
-            return [], 0, 0.0
-        params = {
-            "ids": [scoped(namespace, t) for t in terms],
-            "valid_at": valid_at,
-            "known_at": known_at,
-        }
+            return []
+        ids = [scoped(namespace, t) for t in terms]
 
-        def work(tx: Any) -> tuple[Rows, Rows]:
-            return _run(tx, q.POSTINGS, params), _run(tx, q.READ_NAMESPACE, {"ns": namespace})
+        def work(tx: Any) -> list[tuple[Fact, float]]:
+            df = {r[0]: int(r[1]) for r in _run(tx, q.TERM_DF, {"ids": ids})}
+            chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
+            if not chosen:
+                return []
+            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at}
+            rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in _run(tx, q.POSTINGS, params)]
+            stats = _run(tx, q.READ_NAMESPACE, {"ns": namespace})
+            n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
+            scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
+            best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
+            found = {f.version_id: f for f in map(_fact, _run(tx, q.VERSIONS_BY_ID, {"ids": best}))}
+            return [(found[vid], scores[vid]) for vid in best if vid in found]
 
-        rows, stats = self._execute(work, write=False)
-        n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
-        postings = [
-            Posting(
-                fact=_fact(r),
-                tf=tuple(zip(r[17], (int(x) for x in r[18]), strict=True)),
-                length=int(r[16] or 0),
-            )
-            for r in rows
-        ]
-        return postings, n_docs, (total / n_docs if n_docs else 0.0)
+        return self._execute(work, write=False)
 
     def concepts(self, namespace: str, limit: int) -> list[Concept]:
         rows = self._read(q.CONCEPTS_OF_NAMESPACE, {"ns": namespace, "limit": limit})

@@ -180,13 +180,13 @@ MENTIONS_OF = (
     + " RETURN v ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit }"
     " RETURN " + _V + ", i"
 )
+TERM_DF = "UNWIND $ids AS id MATCH (t:Term {id: id}) RETURN t.stem, COUNT { (t)<-[:HAS_TERM]-() }"
 POSTINGS = (
     "UNWIND $ids AS id MATCH (t:Term {id: id})<-[h:HAS_TERM]-(v:Version) WHERE "
     + _VISIBLE
-    + " RETURN "
-    + _V
-    + ", v.length, collect(t.stem), collect(h.tf)"
+    + " RETURN v.id, v.length, t.stem, h.tf"
 )
+VERSIONS_BY_ID = "UNWIND $ids AS id MATCH (v:Version {id: id}) RETURN " + _V
 # Vector recall: the native index with over-fetch, then namespace and basis filters; or an exact
 # scan of the namespace (served by the namespace range index) when that set is small.
 VECTOR_QUERY = (
