@@ -49,8 +49,9 @@ def neo4j_driver() -> Iterator[object]:
 
 
 def _wipe(driver: object) -> None:
+    """Empty the test database (a managed transaction, so transient errors are retried)."""
     with driver.session() as session:  # type: ignore[attr-defined]
-        session.run("MATCH (n) DETACH DELETE n").consume()
+        session.execute_write(lambda tx: tx.run("MATCH (n) DETACH DELETE n").consume())
 
 
 @pytest.fixture(params=ENGINES)
