@@ -268,13 +268,19 @@ class LadybugBackend:
                         touched[key] = (display, r.t_index)
                     else:
                         kept.setdefault(key, (display, r.t_index))
-        for statement, chosen in ((q.MERGE_CONCEPTS_TOUCH, touched), (q.MERGE_CONCEPTS_KEEP, kept)):
-            rows = [
-                {"c": scoped(ns, k), "key": k, "display": d, "t_index": t}
-                for k, (d, t) in chosen.items()
-            ]
-            if rows:
-                self._run(statement, {"rows": rows, "ns": ns})
+        for key, value in touched.items():
+            kept[key] = value
+        ids = [scoped(ns, k) for k in kept]
+        existing = {r[0] for r in self._run(q.EXISTING_CONCEPTS, {"ids": ids})} if ids else set()
+        rows = [
+            {"c": scoped(ns, k), "key": k, "display": d, "t_index": t} for k, (d, t) in kept.items()
+        ]
+        new = [r for r in rows if r["c"] not in existing]
+        if new:
+            self._run(q.CREATE_CONCEPTS, {"rows": new, "ns": ns})
+        bump = [r for r in rows if r["c"] in existing and r["key"] in touched]
+        if bump:
+            self._run(q.TOUCH_CONCEPTS, {"rows": bump})
         if mentions:
             self._run(q.LINK_MENTIONS, {"rows": mentions})
         pairs: dict[tuple[str, str], list[int]] = {}
@@ -307,8 +313,14 @@ class LadybugBackend:
             for v in b.versions
             for stem, tf in v.terms
         ]
-        if rows:
-            self._run(q.WRITE_TERMS, {"rows": rows, "ns": ns})
+        if not rows:
+            return
+        stems = {r["t"]: r["stem"] for r in rows}
+        existing = {r[0] for r in self._run(q.EXISTING_TERMS, {"ids": list(stems)})}
+        new = [{"t": t, "stem": s} for t, s in stems.items() if t not in existing]
+        if new:
+            self._run(q.CREATE_TERMS, {"rows": new, "ns": ns})
+        self._run(q.LINK_TERMS, {"rows": rows})
 
     def _write_messages(
         self, ns: str, steps: list[tuple[WriteBatch, WriteResult]], seq: int

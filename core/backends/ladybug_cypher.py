@@ -90,15 +90,14 @@ WRITE_NEW_FACTS = (
     " supersedes: r.fact_supersedes, created_at: r.at})" + _CREATE_VERSION
 )
 WRITE_VERSIONS = "UNWIND $rows AS r MATCH (f:Fact {id: r.fact_id})" + _CREATE_VERSION
-# Concepts of new statements take their batch's t_index; those only re-mentioned keep theirs.
-MERGE_CONCEPTS_TOUCH = (
-    "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
-    " c.key = r.key, c.display = r.display SET c.t_index = r.t_index"
+# LadybugDB's MERGE under UNWIND scans the whole node table, so existence is checked with
+# primary-key lookups and new nodes are CREATEd.
+EXISTING_CONCEPTS = "UNWIND $ids AS i MATCH (c:Concept {id: i}) RETURN c.id"
+CREATE_CONCEPTS = (
+    "UNWIND $rows AS r CREATE (:Concept {id: r.c, namespace: $ns, key: r.key,"
+    " display: r.display, t_index: r.t_index})"
 )
-MERGE_CONCEPTS_KEEP = (
-    "UNWIND $rows AS r MERGE (c:Concept {id: r.c}) ON CREATE SET c.namespace = $ns,"
-    " c.key = r.key, c.display = r.display, c.t_index = r.t_index"
-)
+TOUCH_CONCEPTS = "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) SET c.t_index = r.t_index"
 LINK_MENTIONS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.v}) WITH v, r MATCH (c:Concept {id: r.c})"
     " CREATE (v)-[:MENTIONS]->(c)"
@@ -108,9 +107,10 @@ RELATE_CONCEPTS = (
     " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = r.t_index"
     " ON MATCH SET e.strength = e.strength + r.n, e.t_index = r.t_index"
 )
-WRITE_TERMS = (
-    "UNWIND $rows AS r MERGE (t:Term {id: r.t}) ON CREATE SET t.namespace = $ns,"
-    " t.stem = r.stem WITH t, r MATCH (v:Version {id: r.v})"
+EXISTING_TERMS = "UNWIND $ids AS i MATCH (t:Term {id: i}) RETURN t.id"
+CREATE_TERMS = "UNWIND $rows AS r CREATE (:Term {id: r.t, namespace: $ns, stem: r.stem})"
+LINK_TERMS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}) WITH v, r MATCH (t:Term {id: r.t})"
     " CREATE (v)-[:HAS_TERM {tf: r.tf}]->(t)"
 )
 EXISTING_MESSAGES = "UNWIND $ids AS i MATCH (m:Message {id: i}) RETURN m.id"
