@@ -75,7 +75,7 @@ LOCK_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
     " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
     " SET n._lock = true"
-    " RETURN n.last_tx, n.t_index, n.msg_seq"
+    " RETURN coalesce(n.last_tx, $zero), coalesce(n.t_index, 0), coalesce(n.msg_seq, 0)"
 )
 UPDATE_NAMESPACE = (
     "MATCH (n:Namespace {name: $ns}) SET n.last_tx = $last_tx, n.t_index = $t_index,"
