@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -142,10 +141,7 @@ def remember_many(
     store: MemoryStore, items: Iterable[object], namespace: str, chunk: int
 ) -> list[list[Fact]]:
     """Validate every item, then remember them in order, one transaction per chunk."""
-    prepared = [_item(store, i, raw) for i, raw in enumerate(items)]
-    explicit = [p.at for p in prepared if p.at is not None]
-    if any(b < a for a, b in itertools.pairwise(explicit)):
-        raise TimeRegression("items' explicit transaction times must not go backwards")
+    prepared = _stamp(store, namespace, [_item(store, i, raw) for i, raw in enumerate(items)])
     out: list[list[Fact]] = []
     for start in range(0, len(prepared), chunk):
         part = prepared[start : start + chunk]
@@ -154,23 +150,42 @@ def remember_many(
     return out
 
 
+def _stamp(store: MemoryStore, namespace: str, items: list[Item]) -> list[Item]:
+    """Give every item its transaction time before anything is written: an item without one
+    follows the previous item by a microsecond (the first: the engine's now); a time going
+    backwards (against each other or the namespace's latest) is refused here."""
+    clock = store._backend.clock(namespace)
+    floor = clock.last_tx
+    out = []
+    for i, item in enumerate(items):
+        if item.at is not None:
+            when = item.at
+        elif floor is None or (i == 0 and clock.now > floor):
+            when = clock.now
+        else:
+            when = floor + TICK
+        if floor is not None and when < floor:
+            raise TimeRegression(
+                f"item {i}: at={when.isoformat()} is earlier than {floor.isoformat()}, the latest "
+                f"transaction time before it"
+            )
+        floor = when
+        out.append(attrs.evolve(item, at=when))
+    return out
+
+
 def _write_chunk(
     store: MemoryStore, namespace: str, part: list[Item], analysed: list[list[Analysed]]
 ) -> list[list[Fact]]:
-    def build(first: datetime) -> list[list[Fact]]:
-        batches, all_versions, when = [], [], first
-        for i, (item, statements) in enumerate(zip(part, analysed, strict=True)):
-            if item.at is not None:
-                when = item.at
-            elif i:
-                when = when + TICK
-            batch, versions = remember_batch(store, namespace, when, item, statements)
-            batches.append(batch)
-            all_versions.append(versions)
-        results = store._backend.apply_many(batches)
-        return [
-            [store._fact(namespace, v, result) for v in versions]
-            for versions, result in zip(all_versions, results, strict=True)
-        ]
-
-    return store._commit(namespace, part[0].at, build)
+    """One transaction for a chunk of stamped items (see `_stamp`)."""
+    batches, all_versions = [], []
+    for item, statements in zip(part, analysed, strict=True):
+        assert item.at is not None
+        batch, versions = remember_batch(store, namespace, item.at, item, statements)
+        batches.append(batch)
+        all_versions.append(versions)
+    results = store._backend.apply_many(batches)
+    return [
+        [store._fact(namespace, v, result) for v in versions]
+        for versions, result in zip(all_versions, results, strict=True)
+    ]

@@ -16,7 +16,11 @@ from .model import UNSET, Unset
 from .recallm import neighbour_pairs
 from .temporal import TimeResolver, default_resolver
 
-__all__ = ["Analysed", "Analyser"]
+__all__ = ["MAX_KEY", "Analysed", "Analyser"]
+
+# Longer "words" (URLs, base64, keyboard mashing) are kept in the text but get no concept or
+# keyword node: they would not index on Neo4j and never match a question anyway.
+MAX_KEY = 64
 
 
 @attrs.frozen(kw_only=True)
@@ -123,10 +127,11 @@ class Analyser:
         concepts: dict[str, str] = {}
         pairs: list[tuple[str, str]] = []
         for group in groups:
+            group = [(k, d) for k, d in group if len(k) <= MAX_KEY]
             for key, display in group:
                 concepts.setdefault(key, display)
             pairs.extend(neighbour_pairs([k for k, _ in group], self._distance))
-        terms = Counter(content_terms(text))
+        terms = Counter(t for t in content_terms(text) if len(t) <= MAX_KEY)
         return Analysed(
             text=text,
             concepts=tuple(concepts.items()),

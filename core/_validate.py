@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import InvalidInput
 
@@ -25,7 +26,7 @@ def check_text(value: object, what: str = "text") -> str:
     """A non-blank text of bounded size, without control characters (tabs, newlines allowed)."""
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
-    if not value.strip():
+    if not _visible(value):
         raise InvalidInput(f"{what} is empty")
     if len(value) > MAX_TEXT:
         raise InvalidInput(f"{what} is too long ({len(value)} characters; limit {MAX_TEXT})")
@@ -33,6 +34,12 @@ def check_text(value: object, what: str = "text") -> str:
         raise InvalidInput(f"{what} contains control characters")
     _encodable(value, what)
     return value.strip()
+
+
+def _visible(value: str) -> bool:
+    """True if the text has a character that is neither whitespace nor an invisible format
+    character (zero-width space, BOM, word joiner...)."""
+    return any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in value)
 
 
 def check_namespace(value: object) -> str:
