@@ -151,25 +151,28 @@ def remember_many(
 
 
 def _stamp(store: MemoryStore, namespace: str, items: list[Item]) -> list[Item]:
-    """Give every item its transaction time before anything is written: an item without one
-    follows the previous item by a microsecond (the first: the engine's now); a time going
-    backwards (against each other or the namespace's latest) is refused here."""
+    """Check transaction times before anything is written: an item without one that follows an
+    item with one gets the previous time plus a microsecond; explicit times going backwards
+    (against each other or the namespace's latest) are refused. Leading items without a time
+    keep none: they take the engine's clock when written (and are rebuilt if overtaken)."""
     clock = store._backend.clock(namespace)
     floor = clock.last_tx
+    previous: datetime | None = None  # the time of the last item that has one
     out = []
     for i, item in enumerate(items):
-        if item.at is not None:
-            when = item.at
-        elif floor is None or (i == 0 and clock.now > floor):
-            when = clock.now
-        else:
-            when = floor + TICK
+        when = item.at if item.at is not None else None
+        if when is None and previous is not None:
+            when = previous + TICK
+        if when is None:  # written at the clock's time, so nothing after it may be earlier
+            floor = clock.now if floor is None else max(floor, clock.now)
+            out.append(item)
+            continue
         if floor is not None and when < floor:
             raise TimeRegression(
                 f"item {i}: at={when.isoformat()} is earlier than {floor.isoformat()}, the latest "
                 f"transaction time before it"
             )
-        floor = when
+        floor = previous = when
         out.append(attrs.evolve(item, at=when))
     return out
 
@@ -177,15 +180,22 @@ def _stamp(store: MemoryStore, namespace: str, items: list[Item]) -> list[Item]:
 def _write_chunk(
     store: MemoryStore, namespace: str, part: list[Item], analysed: list[list[Analysed]]
 ) -> list[list[Fact]]:
-    """One transaction for a chunk of stamped items (see `_stamp`)."""
-    batches, all_versions = [], []
-    for item, statements in zip(part, analysed, strict=True):
-        assert item.at is not None
-        batch, versions = remember_batch(store, namespace, item.at, item, statements)
-        batches.append(batch)
-        all_versions.append(versions)
-    results = store._backend.apply_many(batches)
-    return [
-        [store._fact(namespace, v, result) for v in versions]
-        for versions, result in zip(all_versions, results, strict=True)
-    ]
+    """One transaction for a chunk; items without a time follow the chunk's clock time."""
+
+    def build(first: datetime) -> list[list[Fact]]:
+        batches, all_versions, when = [], [], first
+        for i, (item, statements) in enumerate(zip(part, analysed, strict=True)):
+            if item.at is not None:
+                when = item.at
+            elif i:
+                when = when + TICK
+            batch, versions = remember_batch(store, namespace, when, item, statements)
+            batches.append(batch)
+            all_versions.append(versions)
+        results = store._backend.apply_many(batches)
+        return [
+            [store._fact(namespace, v, result) for v in versions]
+            for versions, result in zip(all_versions, results, strict=True)
+        ]
+
+    return store._commit(namespace, part[0].at, build)
