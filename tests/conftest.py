@@ -52,6 +52,8 @@ def _wipe(driver: object) -> None:
     """Empty the test database (a managed transaction, so transient errors are retried)."""
     with driver.session() as session:  # type: ignore[attr-defined]
         session.execute_write(lambda tx: tx.run("MATCH (n) DETACH DELETE n").consume())
+        # The vector index is made for the first embeddings' dimension; tests use several.
+        session.run("DROP INDEX bt_version_embedding IF EXISTS").consume()
 
 
 @pytest.fixture(params=ENGINES)
