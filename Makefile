@@ -49,6 +49,7 @@ neo4j-stop:
 
 bench: install
 	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_scale.py $(BENCH_SCALE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tools/neo4j/target
