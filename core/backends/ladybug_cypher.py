@@ -250,7 +250,7 @@ FACT_TOUCHES = (
     " collect(DISTINCT m.id)"
 )
 FORGET_VERSIONS = "UNWIND $ids AS i MATCH (v:Version {id: i}) DETACH DELETE v"
-FORGET_FACT = "MATCH (f:Fact {id: $id}) DETACH DELETE f"
+FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
 UNLINK_SUPERSEDES = "MATCH (g:Fact) WHERE g.supersedes = $id SET g.supersedes = NULL"
 UNLINK_VERSION_SUPERSEDES = "MATCH (v:Version) WHERE v.supersedes = $id SET v.supersedes = NULL"
 FORGET_ORPHAN_CONCEPTS = (

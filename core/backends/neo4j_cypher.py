@@ -127,7 +127,7 @@ MERGE_TERMS = (
 )
 LINK_TERMS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (t:Term {id: r.t})"
-    " MERGE (v)-[h:HAS_TERM]->(t) ON CREATE SET h.tf = r.tf"
+    " MERGE (v)-[h:HAS_TERM]->(t) ON CREATE SET h.tf = r.tf "
 )
 MERGE_MESSAGES = (
     "UNWIND $rows AS r MERGE (m:Message {id: r.id}) ON CREATE SET m.msg_id = r.msg_id,"
@@ -262,7 +262,7 @@ FACT_TOUCHES = (
     " collect(DISTINCT m.id)"
 )
 FORGET_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id}) DETACH DELETE v"
-FORGET_FACT = "MATCH (f:Fact {id: $id}) DETACH DELETE f"
+FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
 UNLINK_SUPERSEDES = "MATCH (g:Fact) WHERE g.supersedes = $id REMOVE g.supersedes"
 UNLINK_VERSION_SUPERSEDES = "MATCH (v:Version) WHERE v.supersedes = $id REMOVE v.supersedes"
 FORGET_ORPHAN_CONCEPTS = (
