@@ -2,11 +2,10 @@
 without embeddings, as-of recall vs lineage depth, RSS, disk, hot spots, Neo4j PROFILE. Asserts
 nothing (targets printed beside the numbers); prints Markdown and writes benchmarks/RESULTS.md.
 Usage: benchmarks/bench_scale.py [--engines ladybug,neo4j] [--sizes 1000,10000,100000]
-[--queries 200] [--embeddings] [--quick] [--budget ladybug=1800,neo4j-emb=600].
-
-Each (engine, embeddings) run is a subprocess (peak RSS per run). Unless --neo4j-uri is given, a
-private Neo4j (port 7696, run dir /tmp/bench-neo4j, fresh data dir) is started and stopped here.
-A size that does not fit the run's ingest budget (--budget) is reported as not measured.
+[--queries 200] [--embeddings] [--quick] [--budget ladybug=1800,neo4j-emb=600]. Each (engine,
+embeddings) run is a subprocess (peak RSS per run). Unless --neo4j-uri is given, a private Neo4j
+(port 7696, run dir /tmp/bench-neo4j, fresh data dir) is started and stopped here. A size that
+does not fit the run's ingest budget (--budget) is reported as not measured.
 """
 
 from __future__ import annotations
@@ -38,7 +37,8 @@ NEO4J_ENV = dict(("NEO4J_" + kv).split("=") for kv in (_ENV + " PAGECACHE=1g").s
 AUTH = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
 NS, NS_SINGLE, CHUNK, SINGLE_CALLS = "bench", "bench-single", 500, 300
 ASOF = {1: "Quillon", 10: "Brevanth", 100: "Zarquod"}  # versions -> lineage subject
-PORT_CALLS = {"concept_graph", "mentions", "postings", "vector_search", "clock", "sentences"}
+PORT_CALLS = {"concept_graph", "mentions", "keyword_search", "postings", "vector_search", "clock"}
+PORT_CALLS |= {"summaries", "sentences"}
 SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan"}
 Json = dict[str, Any]
 
@@ -65,7 +65,6 @@ def vm_hwm_mb(pid: int | None) -> float | None:
     return next((int(x.split()[1]) / 1024 for x in lines if x.startswith("VmHWM:")), None)
 
 
-# --- data ------------------------------------------------------------------------------------
 def load_data(holdout: float = 0.03, seed: int = 13) -> tuple[list[Json], list[Json]]:
     """chitchat messages of the non-held-out conversations sorted by timestamp, and the
     messages of the held-out conversations (queries, single calls)."""
@@ -99,8 +98,7 @@ def pick_queries(heldout: list[Json], n: int, seed: int = 5) -> list[str]:
 
 
 def cached_embedder(cache_file: Path, queries: list[str]) -> Any:
-    """MiniLM with a text -> vector cache shared by the runs (on disk) and pre-computed
-    query vectors, so recall timings exclude the query embedding."""
+    """MiniLM, caching vectors across runs; query vectors pre-computed (excluded from timings)."""
     import numpy as np
 
     from bitemporal_core.embeddings import MINILM_DIM, MINILM_NAME, BaseEmbedder, MiniLMEmbedder
@@ -126,7 +124,6 @@ def cached_embedder(cache_file: Path, queries: list[str]) -> Any:
     return Cached()
 
 
-# --- one run (engine, embeddings), in a subprocess -------------------------------------------
 def open_store(cfg: Json, embedder: Any) -> tuple[Any, list[tuple[str, Path]]]:
     from bitemporal_core import MemoryStore
 
@@ -151,8 +148,7 @@ def bench_single(store: Any, heldout: list[Json]) -> Json:
 
 
 def grow(store: Any, run: Json, stream: list[Json], target: int, deadline: float) -> bool:
-    """Bulk-import the next messages until `target` facts (False if the budget ran out), then
-    up to a gap of >= 1 s before the next message (room for the as-of lineages)."""
+    """Bulk-import up to `target` facts and a >= 1 s gap (room for the as-of lineages)."""
     while run["facts"] < target or (
         run["pos"] < len(stream)
         and stream[run["pos"]]["at"] - stream[run["pos"] - 1]["at"] < timedelta(seconds=1)
@@ -168,32 +164,32 @@ def grow(store: Any, run: Json, stream: list[Json], target: int, deadline: float
     return True
 
 
-def time_recalls(store: Any, queries: list[str], basis: Any, warm: int = 5) -> Json:
-    recall = store.recall
-    lat = [timed(recall, q, namespace=NS, basis=basis, k=10)[1] for q in queries[:warm] + queries]
-    return stats_ms(lat[warm:])
-
-
-def build_lineages(store: Any, after: datetime) -> dict[int, list[datetime]]:
-    """Three lineages with 1, 10 and 100 versions, 1 ms apart, right after `after`."""
-    at, times = after, {}
-    for depth, name in ASOF.items():
-        at += timedelta(milliseconds=1)
-        fact = store.remember(f"{name} the tortoise weighs 1 kilograms.", namespace=NS, at=at)[0]
-        times[depth] = [at]
-        for j in range(2, depth + 1):
-            at += timedelta(milliseconds=1)
-            store.correct(fact.id, text=f"{name} the tortoise weighs {j} kilograms.", at=at)
-            times[depth].append(at)
-    return times
+def time_recalls(store: Any, queries: list[str], basis: Any, cap_s: float = 90) -> Json:
+    """Recall latency after 5 warm-up calls; stops after `cap_s` (at least 20 queries)."""
+    lat = [timed(store.recall, q, namespace=NS, basis=basis)[1] for q in queries[:5]]
+    end = time.monotonic() + cap_s
+    for q in queries:
+        lat.append(timed(store.recall, q, namespace=NS, basis=basis, k=10)[1])
+        if len(lat) >= 25 and time.monotonic() > end:
+            break
+    return stats_ms(lat[5:])
 
 
 def bench_asof(store: Any, after: datetime, reps: int) -> Json:
-    """Recall and snapshot at a basis inside each lineage's history (its middle version)."""
+    """Lineages of 1, 10 and 100 versions, 1 ms apart, right after `after`; recall and snapshot
+    at a basis inside each history (its middle version)."""
     from bitemporal_core import Basis
 
-    out: Json = {}
-    for depth, times in build_lineages(store, after).items():
+    at, out, lineages = after, {}, {}
+    for depth, name in ASOF.items():
+        at += timedelta(milliseconds=1)
+        fact = store.remember(f"{name} the tortoise weighs 1 kilograms.", namespace=NS, at=at)[0]
+        lineages[depth] = [at]
+        for j in range(2, depth + 1):
+            at += timedelta(milliseconds=1)
+            store.correct(fact.id, text=f"{name} the tortoise weighs {j} kilograms.", at=at)
+            lineages[depth].append(at)
+    for depth, times in lineages.items():
         mid = (depth - 1) // 2
         when = times[mid] + timedelta(microseconds=500)
         basis = Basis(valid_at=when, known_at=when)
@@ -216,7 +212,7 @@ def hotspots(store: Any, queries: list[str], basis: Any, n: int = 20) -> Json:
     for key, v in sorted(entries.items(), key=lambda kv: -kv[1][3]):
         if key[2] in PORT_CALLS and ("/backends/" in key[0] or "/extract/" in key[0]):
             port[key[2]] = port.get(key[2], 0.0) + v[3] * 1000 / n
-    top = sorted(entries.items(), key=lambda kv: -kv[1][2])[:6]
+    top = sorted(entries.items(), key=lambda kv: -kv[1][2])[:5]
     top_ms = [(f"{Path(k[0]).name}:{k[1]}({k[2]})", v[2] * 1e3 / n, v[2] / total) for k, v in top]
     return {"top": top_ms, "port_ms": port, "total_ms": total * 1000 / n}
 
@@ -248,6 +244,8 @@ def run_worker(cfg: Json) -> Json:
     store, disks = open_store(cfg, embedder)
     name = f"[{cfg['engine']}{' +emb' if cfg['emb'] else ''}]"
     res: Json = {"engine": cfg["engine"], "emb": cfg["emb"], "describe": store.describe()}
+    git = ["git", "-C", str(ROOT), "describe", "--always", "--dirty"]
+    res["commit"] = subprocess.run(git, capture_output=True, text=True).stdout.strip()
     res.update(sizes=[], not_measured=[], queries=len(queries))
     if not cfg["emb"]:
         res["single"] = bench_single(store, heldout[len(queries) :])
@@ -277,7 +275,6 @@ def run_worker(cfg: Json) -> Json:
     return res
 
 
-# --- Neo4j PROFILE ---------------------------------------------------------------------------
 def profile_statements(store: Any, query: str, embedder: Any) -> dict[str, tuple[str, Json]]:
     """The recall statements with the parameters a real recall of `query` would use."""
     from bitemporal_core.backends import neo4j_cypher as q
@@ -292,20 +289,26 @@ def profile_statements(store: Any, query: str, embedder: Any) -> dict[str, tuple
     essential = [scoped(NS, k) for k in view.essential] or ids[:1]
     nodes, _ = store.concept_graph(list(view.essential), namespace=NS)
     top = max((c.t_index for c in nodes), default=0)
-    out = {
-        "CONCEPTS_BY_ID": (q.CONCEPTS_BY_ID, {"ids": essential}),
-        "NEIGHBOURS": (q.NEIGHBOURS, {"ids": essential, "low": top - p.window, "high": top}),
-        "EDGES_AMONG": (q.EDGES_AMONG, {"ids": ids}),
-        "MENTIONS_OF": (q.MENTIONS_OF, {**base, "ids": ids, "limit": p.per_concept}),
-        "POSTINGS": (q.POSTINGS, {**base, "ids": [scoped(NS, t) for t in content_terms(query)]}),
-        "SNAPSHOT": (q.SNAPSHOT, base),
+    terms = [scoped(NS, t) for t in content_terms(query)]
+    vec = embedder.embed_query(query) if embedder is not None else None
+    params = {
+        "CONCEPTS_BY_ID": {"ids": essential},
+        "NEIGHBOURS": {"ids": essential, "low": top - p.window, "high": top, "limit": 800},
+        "EDGES_AMONG": {"ids": ids},
+        "MENTIONS_OF": {**base, "ids": ids, "limit": p.per_concept},
+        "SUMMARIES_KNOWN": {"ids": ids, "known_at": now},
+        "TERM_DF": {"ids": terms},
+        "POSTINGS": {**base, "ids": terms},
+        "VERSIONS_BY_ID": {"ids": [f.version_id for f in store.snapshot(NS)[:30]]},
+        "SNAPSHOT": base,
+        "VECTOR_QUERY": {**base, "vector": vec, "fetch": 100, "k": 30},
+        "VECTOR_EXACT": {**base, "vector": vec, "k": 30},
     }
-    out["NEIGHBOURS"][1]["limit"] = 800
-    if embedder is not None:
-        vec = embedder.embed_query(query)
-        out["VECTOR_QUERY"] = (q.VECTOR_QUERY, {**base, "vector": vec, "fetch": 100, "k": 30})
-        out["VECTOR_EXACT"] = (q.VECTOR_EXACT, {**base, "vector": vec, "k": 30})
-    return out
+    return {  # the constants this version of the engine has (vector ones with embeddings)
+        name: (getattr(q, name), args)
+        for name, args in params.items()
+        if hasattr(q, name) and (vec is not None or "VECTOR" not in name)
+    }
 
 
 def profile_cypher(cfg: Json, store: Any, queries: list[str], embedder: Any, facts: int) -> Json:
@@ -336,7 +339,6 @@ def profile_cypher(cfg: Json, store: Any, queries: list[str], embedder: Any, fac
     return out
 
 
-# --- report ----------------------------------------------------------------------------------
 def f(x: Any, digits: int = 1) -> str:
     return "-" if x is None else f"{x:,.{digits}f}"
 
@@ -359,11 +361,15 @@ def size_rows(runs: list[Json]) -> tuple[list[str], list[str]]:
     rows, asof = [], []
     for r in runs:
         for s in r.get("sizes", []):
-            now, past = s["now"], s["past"]
+            now, past = (f"{f(x['p50'])} / {f(x['p95'])}" for x in (s["now"], s["past"]))
+            now, past = (
+                v + (f" (n={s[k]['n']})" if s[k]["n"] < r["queries"] else "")
+                for k, v in (("now", now), ("past", past))
+            )
             disk = ", ".join(f"{k} {f(v)}" for k, v in s["disk_mb"].items())
             rows.append(
                 f"| {tag(r)} | {s['facts']:,} | {s['msgs']:,} | {bulk_rate(r, s)} | "
-                f"{f(now['p50'])} / {f(now['p95'])} | {f(past['p50'])} / {f(past['p95'])} | "
+                f"{now} | {past} | "
                 f"{f(s['rss_mb'], 0)} | {f(s['jvm_hwm_mb'], 0)} | {disk} |"
             )
             for depth, a in s.get("asof", {}).items():
@@ -402,9 +408,7 @@ def hot_lines(runs: list[Json]) -> list[str]:
             port = ", ".join(f"{k} {f(v)}" for k, v in hot["port_ms"].items())
             out.append(f"- **{tag(r)}**: {f(hot['total_ms'])} ms per recall under cProfile; ")
             out[-1] += f"by call (ms per recall, cumulative): {port}"
-            out += [
-                f"  - `{n}` {f(ms)} ms own time ({f(100 * pc, 0)} %)" for n, ms, pc in hot["top"]
-            ]
+            out += [f"  - `{n}` {f(ms)} ms own ({f(100 * p, 0)} %)" for n, ms, p in hot["top"]]
     return out
 
 
@@ -441,11 +445,11 @@ average (1/5/15 min) {load_start} at start, {load_end} at end: other work shares
 
 ## Per size
 
-Size = facts (one per statement; a message may hold several), reached by `remember_many(chunk=\
-500)` of the timestamp-sorted stream; facts = the exact count measured. msg/s: cumulative bulk \
-import (in brackets: without MiniLM compute). Recall: hybrid, k=10, ms p50 / p95 over {queries} \
-held-out messages (half questions); now = current time, past = the stream's midpoint; query \
-vectors pre-computed. Peak RSS: the benchmark process (with embeddings incl. MiniLM and a vector \
+Size = facts (one per statement; a message may hold several) from `remember_many(chunk=500)` of \
+the timestamp-sorted stream; facts = the exact count measured. msg/s: cumulative bulk import (in \
+brackets: without MiniLM). Recall: hybrid, k=10, ms p50 / p95 over {queries} held-out messages \
+(half questions; n = fewer if 90 s per basis ran out); now = current time, past = the stream's \
+midpoint; query vectors pre-computed. Peak RSS: the benchmark process (incl. MiniLM and a vector \
 cache). JVM: Neo4j's VmHWM. Disk MB: LadybugDB file + WAL while open (after close: {closed}); \
 Neo4j store and transaction logs of the whole server.
 
@@ -481,7 +485,10 @@ def render(info: Json, runs: list[Json]) -> str:
     asof_head = "engine | embeddings | facts | versions | recall | vs 1 version | snapshot | top"
     fields = {
         **{k: v for k, v in info.items() if isinstance(v, str | int)},
-        "describe": "\n".join(f"- {tag(r)}: `{r.get('describe', 'failed')}`" for r in runs),
+        "describe": "\n".join(
+            f"- {tag(r)}: commit {r.get('commit', '?')}, `{r.get('describe', 'failed')}`"
+            for r in runs
+        ),
         "queries": next((r["queries"] for r in runs if "queries" in r), "?"),
         "closed": "; ".join(closed) or "-",
         "main": table(head + "peak RSS MB | JVM MB | disk MB", rows),
@@ -495,7 +502,6 @@ def render(info: Json, runs: list[Json]) -> str:
     return TEMPLATE.format_map(fields)
 
 
-# --- orchestration ---------------------------------------------------------------------------
 def neo4j_sh(command: str) -> None:
     subprocess.run([str(NEO4J_SH), command], env={**os.environ, **NEO4J_ENV}, check=True)
 
