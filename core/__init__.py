@@ -19,6 +19,7 @@ from .errors import (
     NotFound,
     TimeRegression,
 )
+from .lifecycle import ABSTRACTION, KINDS, Abstraction, InferredEdge, Lifecycle
 from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline
 from .prompt import render_context
 from .recallm import RankedConcept, RecallParams
@@ -27,7 +28,10 @@ from .store import MemoryStore
 __version__ = "0.1.0"
 
 __all__ = [
+    "ABSTRACTION",
+    "KINDS",
     "UNSET",
+    "Abstraction",
     "BackendError",
     "Basis",
     "BitemporalError",
@@ -37,8 +41,10 @@ __all__ = [
     "ExtractorUnavailable",
     "Fact",
     "Hit",
+    "InferredEdge",
     "InvalidInput",
     "InvalidInterval",
+    "Lifecycle",
     "Lineage",
     "MemoryStore",
     "Message",

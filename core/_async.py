@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from types import TracebackType
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-__all__ = ["twin"]
+__all__ = ["Closing", "twin"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -27,3 +28,35 @@ def twin(
     run.__wrapped__ = method  # type: ignore[attr-defined]  # inspect.signature follows it
     run.__doc__ = f"Async twin of `{method.__name__}` (runs it off the event loop)."
     return run
+
+
+class Closing:
+    """`with` and `async with` support for an object with `close` and its twin `aclose`."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.close)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ._statements import Analysed
-from ._supersession import truncated
+from ._supersession import llm_kinds_many, truncated
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_text
 from .backends._port import NewFact, NewMessage, NewVersion, WriteBatch
@@ -124,7 +124,7 @@ def _item(store: MemoryStore, index: int, raw: object) -> Item:
             speaker=raw.get("speaker"),
             source=raw.get("source", raw.get("id")),
             session=raw.get("session"),
-            kind=raw.get("kind", "said"),
+            kind=raw.get("kind"),
         )
         return prepare_item(
             raw.get("text"),
@@ -146,6 +146,8 @@ def remember_many(
     for start in range(0, len(prepared), chunk):
         part = prepared[start : start + chunk]
         analysed = store._analyser.analyse_many([p.text for p in part])
+        if store._llm is not None:
+            analysed = llm_kinds_many(store, part, analysed)
         out.extend(_write_chunk(store, namespace, part, analysed))
     return out
 

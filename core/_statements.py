@@ -9,9 +9,10 @@ from datetime import datetime
 
 import attrs
 
+from ._kinds import classify
 from ._time import check_interval
 from .embeddings import Embedder
-from .extract import ConceptExtractor, Sentence, content_terms, default_extractor
+from .extract import ConceptExtractor, Sentence, Token, content_terms, default_extractor
 from .model import UNSET, Unset
 from .recallm import neighbour_pairs
 from .temporal import TimeResolver, default_resolver
@@ -33,6 +34,7 @@ class Analysed:
     terms: tuple[tuple[str, int], ...]  # (stem, term frequency)
     length: int
     embedding: tuple[float, ...] | None = None
+    kind: str = "said"  # classified from the parsed sentence (see `_kinds`)
 
 
 class Analyser:
@@ -83,7 +85,7 @@ class Analyser:
             if not sentence.text.strip():
                 continue
             keys = [(c.key, c.display) for c in sentence.concepts]
-            out.append(self._statement(sentence.text.strip(), [keys]))
+            out.append(self._statement(sentence.text.strip(), [keys], sentence.tokens))
         return self._embed(out or [self._statement(text, [])])
 
     def analyse_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
@@ -96,7 +98,9 @@ class Analyser:
         groups = []
         for text, sentences in zip(texts, parsed, strict=True):
             out = [
-                self._statement(s.text.strip(), [[(c.key, c.display) for c in s.concepts]])
+                self._statement(
+                    s.text.strip(), [[(c.key, c.display) for c in s.concepts]], s.tokens
+                )
                 for s in sentences
                 if s.text.strip()
             ]
@@ -110,8 +114,10 @@ class Analyser:
 
     def analyse_one(self, text: str) -> Analysed:
         """`text` as a single statement (its sentences' concepts merged)."""
-        groups = [[(c.key, c.display) for c in s.concepts] for s in self.extractor.sentences(text)]
-        return self._embed([self._statement(text, groups)])[0]
+        sentences = self.extractor.sentences(text)
+        groups = [[(c.key, c.display) for c in s.concepts] for s in sentences]
+        tokens = tuple(t for s in sentences for t in s.tokens)
+        return self._embed([self._statement(text, groups, tokens)])[0]
 
     def _embed(self, statements: list[Analysed]) -> list[Analysed]:
         """Attach a unit vector to each statement when an embedder is configured."""
@@ -123,7 +129,9 @@ class Analyser:
             for st, vec in zip(statements, vectors, strict=True)
         ]
 
-    def _statement(self, text: str, groups: list[list[tuple[str, str]]]) -> Analysed:
+    def _statement(
+        self, text: str, groups: list[list[tuple[str, str]]], tokens: Sequence[Token] = ()
+    ) -> Analysed:
         concepts: dict[str, str] = {}
         pairs: list[tuple[str, str]] = []
         for group in groups:
@@ -138,6 +146,7 @@ class Analyser:
             pairs=tuple(pairs),
             terms=tuple(sorted(terms.items())),
             length=sum(terms.values()),
+            kind=classify(tokens),
         )
 
     def valid_time(

@@ -10,13 +10,16 @@ import attrs
 from ._statements import Analysed
 from ._versions import new_version
 from .backends._port import NewVersion
-from .llm import contradictions, summarise
+from .llm import classify_kinds, contradictions, summarise
 from .model import Fact, Lineage
 
 if TYPE_CHECKING:
     from .store import MemoryStore
 
-__all__ = ["moved_predecessor", "replaced_facts", "truncated"]
+__all__ = ["llm_kinds", "llm_kinds_many", "moved_predecessor", "replaced_facts", "truncated"]
+
+if TYPE_CHECKING:
+    from ._bulk import Item
 
 
 def moved_predecessor(
@@ -52,6 +55,37 @@ def replaced_facts(
             out.append((replaced[0], store._analyser.analyse_one(replaced[0].text)))
         else:
             out.append(None)
+    return out
+
+
+def llm_kinds(store: MemoryStore, statements: list[Analysed], kind: str | None) -> list[Analysed]:
+    """With an LLM and no explicit kind: the LLM's kind for each statement (the offline rule's
+    where its answer is unusable)."""
+    if store._llm is None or kind is not None or not statements:
+        return statements
+    answers = classify_kinds(store._llm, [st.text for st in statements])
+    return [
+        st if answer is None else attrs.evolve(st, kind=answer)
+        for st, answer in zip(statements, answers, strict=True)
+    ]
+
+
+def llm_kinds_many(
+    store: MemoryStore, items: list[Item], groups: list[list[Analysed]]
+) -> list[list[Analysed]]:
+    """`llm_kinds` for a bulk chunk, asking about up to 40 statements per LLM call."""
+    todo = [
+        (i, j)
+        for i, item in enumerate(items)
+        if item.meta["kind"] is None
+        for j in range(len(groups[i]))
+    ]
+    out = [list(group) for group in groups]
+    for start in range(0, len(todo), 40):
+        part = todo[start : start + 40]
+        found = llm_kinds(store, [groups[i][j] for i, j in part], None)
+        for (i, j), st in zip(part, found, strict=True):
+            out[i][j] = st
     return out
 
 

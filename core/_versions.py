@@ -17,14 +17,14 @@ __all__ = ["check_meta", "new_version", "to_fact"]
 
 
 def check_meta(**values: str | None) -> dict[str, Any]:
-    """Speaker, source and session as short labels; kind as a short word."""
+    """Speaker, source and session as short labels; kind as a short word (None: classify)."""
     out: dict[str, Any] = {}
     for key in ("speaker", "source", "session"):
         out[key] = check_optional_name(values[key], key)
     kind = values["kind"]
-    if not isinstance(kind, str) or not kind.isidentifier():
+    if kind is not None and (not isinstance(kind, str) or not kind.isidentifier()):
         raise InvalidInput(f"kind must be a short word, not {kind!r}")
-    out["kind"] = kind
+    out["kind"] = kind  # None: classified per statement
     return out
 
 
@@ -50,7 +50,7 @@ def new_version(
         source=message_id or meta["source"],
         speaker=meta["speaker"],
         session=meta["session"],
-        kind=meta["kind"],
+        kind=meta["kind"] or st.kind,
         concepts=st.concepts,
         terms=st.terms,
         length=st.length,

@@ -29,9 +29,11 @@ def _period(fact: Fact) -> str:
 
 
 def format_line(fact: Fact, *, past: bool = False) -> str:
-    """One memory as a prompt line: `- [validity] text (said date)`; `past` marks facts whose
-    validity ended before the basis."""
+    """One memory as a prompt line: `- [validity] text (kind, said date)`; `past` marks facts
+    whose validity ended before the basis; the kind shows unless it is plain "said"."""
     said = f"said {_day(fact.said_at or fact.recorded_at)}"
+    if fact.kind != "said":
+        said = f"{fact.kind}, {said}"
     if fact.speaker:
         said = f"{fact.speaker}, {said}"
     mark = " (no longer true)" if past else ""

@@ -8,30 +8,31 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Literal, TypeVar
 
 import attrs
 
-from ._async import twin
+from ._async import Closing, twin
 from ._bulk import prepare_item, remember_batch
 from ._bulk import remember_many as _remember_many
-from ._recall import ConceptView, Ranker
+from ._lifecycle import LifecycleMixin, recall_filter
+from ._recall import ConceptView, Ranker, ranked
 from ._statements import Analyser
-from ._supersession import concept_summaries, moved_predecessor, replaced_facts, truncated
+from ._supersession import (
+    concept_summaries,
+    llm_kinds,
+    moved_predecessor,
+    replaced_facts,
+    truncated,
+)
 from ._time import TICK, check_interval, require_aware
 from ._validate import check_id, check_namespace, check_optional_name, check_text
 from ._versions import check_meta, new_version, to_fact
-from .backends._port import (
-    Backend,
-    ConceptEdge,
-    NewFact,
-    NewMessage,
-    WriteBatch,
-)
+from .backends._port import Backend, ConceptEdge, NewFact, NewMessage, WriteBatch
 from .embeddings import as_embedder
 from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
 from .extract import ConceptExtractor
+from .lifecycle import Lifecycle
 from .llm import as_llm
 from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline, Unset
 from .prompt import render_context
@@ -54,7 +55,7 @@ def _opt_time(value: datetime | None, name: str) -> datetime | None:
     return None if value is None else require_aware(value, name)
 
 
-class MemoryStore:
+class MemoryStore(LifecycleMixin, Closing):
     """A bitemporal memory of facts and concepts over a storage engine.
 
     Build one with `MemoryStore.embedded(path)` (LadybugDB, the default) or
@@ -73,6 +74,8 @@ class MemoryStore:
             then supersedes the current facts sharing its concepts that the LLM says it
             contradicts. Without one, nothing is superseded implicitly.
         params: RecallM parameters.
+        lifecycle: decay, reinforcement and inferred-relationship weights for recall (default:
+            no decay, no reinforcement).
         owns_backend: close the backend with the store.
     """
 
@@ -86,10 +89,14 @@ class MemoryStore:
         embedder: object = None,
         llm: object = None,
         params: RecallParams | None = None,
+        lifecycle: Lifecycle | None = None,
         owns_backend: bool = True,
     ) -> None:
         self._backend = backend
         self._params = params or RecallParams()
+        if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
+            raise InvalidInput("lifecycle must be a Lifecycle")
+        self._lifecycle = lifecycle or Lifecycle()
         self._analyser = Analyser(
             extractor=extractor,
             resolver=resolver,
@@ -152,28 +159,6 @@ class MemoryStore:
         if self._owns_backend:
             self._backend.close()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
     # --- transaction time ---------------------------------------------------------------
     def _commit(self, namespace: str, at: datetime | None, build: Callable[[datetime], R]) -> R:
         """Pick the transaction time, build the batch for it, and apply it atomically.
@@ -216,18 +201,19 @@ class MemoryStore:
         speaker: str | None = None,
         source: str | None = None,
         session: str | None = None,
-        kind: str = "said",
+        kind: str | None = None,
     ) -> list[Fact]:
         """Split `text` into statements and record each as a new fact at transaction time `at`.
 
         `valid_from` given explicitly wins; else a temporal expression in the statement is
         resolved against `at` ("yesterday", "next month"); else it is `at`. `valid_to=None`
-        means open; not given, a resolved range may set it.
+        means open; not given, a resolved range may set it. `kind` not given: each statement
+        is classified (said, belief, preference, intent, plan, event), by the LLM if any.
         """
         ns = check_namespace(namespace)
         meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
-        statements = self._analyser.analyse(item.text)
+        statements = llm_kinds(self, self._analyser.analyse(item.text), meta["kind"])
         replaces = replaced_facts(self, ns, statements, item.at)
         summaries = concept_summaries(self, ns, statements, item.at)
 
@@ -268,7 +254,7 @@ class MemoryStore:
         speaker: str | None = None,
         source: str | None = None,
         session: str | None = None,
-        kind: str = "said",
+        kind: str | None = None,
     ) -> Fact:
         """Replace a current fact by a new one valid from `valid_from` (default: `at`).
 
@@ -281,7 +267,7 @@ class MemoryStore:
         vf = _opt_time(valid_from, "valid_from")
         vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
         meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
-        statement = self._analyser.analyse_one(text)
+        statement = llm_kinds(self, [self._analyser.analyse_one(text)], meta["kind"])[0]
         old = self._analyser.analyse_one(current.text)
         message_id = meta["source"] or "msg-" + _new_id()
 
@@ -412,7 +398,7 @@ class MemoryStore:
         fact_id = check_id(fact)
         if self._backend.lineage(fact_id) is None:
             raise NotFound(f"no fact with id {fact_id!r}")
-        return self._backend.forget_fact(fact_id)
+        return self._forget_citing(fact_id) + self._backend.forget_fact(fact_id)
 
     # --- reads --------------------------------------------------------------------------
     def recall(
@@ -423,27 +409,18 @@ class MemoryStore:
         basis: Basis | None = None,
         k: int = 10,
         mode: Mode = "hybrid",
+        kinds: Sequence[str] | None = None,
+        include_archived: bool = False,
     ) -> list[Hit]:
         """The memories most relevant to `query` that are valid and known at the basis.
 
         `mode="recallm"` ranks by the concept graph alone (keyword search only when the
-        question names no known concept); "hybrid" fuses concept and keyword ranks.
+        question names no known concept); "hybrid" fuses concept and keyword ranks. `kinds`
+        keeps only statements of those kinds; memories archived by `prune` are left out
+        unless `include_archived`.
         """
-        return self._ranked(query, namespace, basis, k, mode).recall_hits
-
-    def _ranked(self, query: str, namespace: str, basis: Basis | None, k: int, mode: str) -> Ranker:
-        """A ranker that has run one recall (hits and the concept view it came from)."""
-        query = check_text(query, "query")
-        ns = check_namespace(namespace)
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise InvalidInput("k must be a positive integer")
-        if mode not in ("hybrid", "recallm"):
-            raise InvalidInput(f"unknown recall mode {mode!r}")
-        b = self._basis(basis)
-        assert b.valid_at is not None and b.known_at is not None
-        ranker = Ranker(self._backend, self._analyser, self._params)
-        ranker.recall_hits = ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode)
-        return ranker
+        where = recall_filter(kinds, include_archived)
+        return ranked(self, query, namespace, basis, k, mode, where).recall_hits
 
     def context(
         self,
@@ -454,12 +431,16 @@ class MemoryStore:
         max_tokens: int = 800,
         k: int = 30,
         mode: Mode = "hybrid",
+        kinds: Sequence[str] | None = None,
+        include_archived: bool = False,
     ) -> str:
-        """The recalled memories rendered as a prompt block within `max_tokens` (DESIGN §5)."""
+        """The recalled memories rendered as a prompt block within `max_tokens` (DESIGN §5);
+        `kinds` and `include_archived` filter as in `recall`."""
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise InvalidInput("max_tokens must be a positive integer")
         b = self._basis(basis)
-        ranker = self._ranked(query, namespace, b, k, mode)
+        where = recall_filter(kinds, include_archived)
+        ranker = ranked(self, query, namespace, b, k, mode, where)
         hits = ranker.recall_hits
         view = ranker.last_view
         used = {c for h in hits for c in h.concepts}
@@ -480,7 +461,7 @@ class MemoryStore:
         query = check_text(query, "query")
         b = self._basis(basis)
         assert b.valid_at is not None and b.known_at is not None
-        ranker = Ranker(self._backend, self._analyser, self._params)
+        ranker = Ranker(self._backend, self._analyser, self._params, self._lifecycle)
         return ranker.concepts(query, check_namespace(namespace), b.valid_at, b.known_at)
 
     def concept_graph(
@@ -591,4 +572,3 @@ class MemoryStore:
     anamespaces = twin(namespaces)
     asessions = twin(sessions)
     adelete_messages = twin(delete_messages)
-    aclose = twin(close)

@@ -11,6 +11,7 @@ from .._time import END_OF_TIME, to_utc
 from ..errors import BackendError, NotCurrent, TimeRegression
 from ..model import Concept
 from . import neo4j_cypher as q
+from ._lifecycle import abstract_rows
 from ._port import WriteBatch
 
 Rows = list[list[Any]]
@@ -66,6 +67,8 @@ def _apply(tx: Any, batch: WriteBatch) -> int:
     _write_concepts(tx, batch, t_index)
     _write_links(tx, batch)
     _write_summaries(tx, batch)
+    if links := abstract_rows([batch]):
+        _run(tx, q.WRITE_ABSTRACTS, {"rows": links})
     params = {
         "ns": ns,
         "last_tx": max(last_tx, batch.at),

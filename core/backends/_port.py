@@ -11,12 +11,16 @@ import attrs
 from ..model import Concept, Fact, Lineage, Message
 
 __all__ = [
+    "ALL",
     "Backend",
     "Clock",
     "ConceptEdge",
+    "InferredEdge",
     "NewFact",
     "NewMessage",
     "NewVersion",
+    "RecallFilter",
+    "Usage",
     "WriteBatch",
     "WriteResult",
 ]
@@ -82,6 +86,50 @@ class ConceptEdge:
 
 
 @attrs.frozen(kw_only=True)
+class RecallFilter:
+    """What recall reads may return beyond the basis: statement kinds, archived memories.
+
+    An archived version is hidden from reads whose `known_at` is at or after its archiving
+    (operational metadata: snapshots and histories never look at it).
+    """
+
+    kinds: tuple[str, ...] | None = None  # None: every kind
+    include_archived: bool = False
+
+    def params(self) -> dict[str, object]:
+        """The query parameters every engine's recall statements take."""
+        return {
+            "any_kind": self.kinds is None,
+            "kinds": list(self.kinds or ()),
+            "with_archived": self.include_archived,
+        }
+
+
+ALL = RecallFilter()
+"""Every kind, archived memories excluded (the default of recall reads)."""
+
+
+@attrs.frozen(kw_only=True)
+class Usage:
+    """How often a lineage was recalled or injected, and when last (operational metadata)."""
+
+    uses: int = 0
+    last_used: datetime | None = None
+
+
+@attrs.frozen(kw_only=True)
+class InferredEdge:
+    """A relationship inferred between two concepts, kept apart from stated facts."""
+
+    src: str
+    dst: str
+    type: str  # an upper-case word such as LOCATED_IN; stored as a property, never a label
+    confidence: float
+    provenance: str  # "rule:shared-neighbours", "rule:co-occurrence" or "llm:<model>"
+    recorded_at: datetime | None = None
+
+
+@attrs.frozen(kw_only=True)
 class WriteBatch:
     """Everything one public call writes, applied in one transaction or not at all.
 
@@ -104,6 +152,8 @@ class WriteBatch:
     # Concept summaries written by an LLM, (key, text): each replaces the concept's current
     # summary (closed at `at`), so an as-of read sees the summary known then.
     summaries: tuple[tuple[str, str], ...] = ()
+    # ABSTRACTS links: (abstraction version id, summarised version id).
+    abstracts: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -158,6 +208,8 @@ class Backend(Protocol):
         valid_at: datetime,
         known_at: datetime,
         per_concept: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
         """Visible versions mentioning each concept, newest first, at most `per_concept` each."""
         ...
@@ -169,6 +221,8 @@ class Backend(Protocol):
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         """The `k` best visible versions by BM25 over `terms` (content-word stems), best first."""
         ...
@@ -180,6 +234,8 @@ class Backend(Protocol):
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         """The `k` visible versions nearest to a unit vector (cosine), best first."""
         ...
@@ -224,4 +280,33 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Release what the backend owns (never a driver the caller passed in)."""
+        ...
+
+    # --- memory lifecycle: operational metadata, never part of what a basis sees ---------
+    def record_use(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Count one use (recalled or injected) of each lineage, last used at `at`."""
+        ...
+
+    def usage(self, namespace: str, fact_ids: Sequence[str]) -> dict[str, Usage]:
+        """The use counts of lineages (those never used may be missing)."""
+        ...
+
+    def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
+        """Hide lineages' versions from recall reads known at or after `at`; the count."""
+        ...
+
+    def abstraction_members(self, version_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """For each abstraction version, the version ids it summarises."""
+        ...
+
+    def citing(self, fact_id: str) -> list[str]:
+        """The abstraction lineages that summarise a version of this fact."""
+        ...
+
+    def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
+        """Add or refresh inferred relationships (one per src, dst and type)."""
+        ...
+
+    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
+        """Inferred relationships touching the given concepts (all of them if None)."""
         ...

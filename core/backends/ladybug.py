@@ -16,10 +16,12 @@ from typing import Any, cast
 
 from .. import _bm25 as bm25
 from .._time import END_OF_TIME, to_utc, utcnow
-from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
+from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
+from ._ladybug_rows import fact_row, open_time, plan
+from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
+from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
 
@@ -27,62 +29,12 @@ _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 
 
-def _plan(
-    ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
-) -> list[WriteResult]:
-    """Each batch's transaction time (never before the previous one) and t_index."""
-    results = []
-    for b in batches:
-        if last_tx > b.at:
-            raise TimeRegression(
-                f"transaction time {b.at.isoformat()} is earlier than namespace "
-                f"{ns!r}'s latest ({last_tx.isoformat()})"
-            )
-        last_tx = b.at
-        t_index += 1 if b.advance_t_index else 0
-        results.append(WriteResult(at=b.at, t_index=t_index))
-    return results
-
-
 def scoped(namespace: str, key: str) -> str:
     """The engine id of a namespace-scoped node (concept, term, message)."""
     return namespace + _SEP + key
 
 
-def _t(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
-
-
-def _open(value: datetime | None) -> datetime | None:
-    """Engine value to domain value: the END_OF_TIME sentinel means an open interval."""
-    if value is None:
-        return None
-    value = to_utc(value)
-    return None if value >= END_OF_TIME else value
-
-
-def _fact(row: Sequence[Any]) -> Fact:
-    return Fact(
-        id=row[1],
-        version_id=row[0],
-        namespace=row[2],
-        text=row[3],
-        valid_from=to_utc(row[4]),
-        valid_to=_open(row[5]),
-        recorded_at=to_utc(row[6]),
-        superseded_at=_open(row[7]),
-        version=int(row[8]),
-        source=row[9],
-        speaker=row[10],
-        session=row[11],
-        kind=row[12] or "said",
-        supersedes=row[13],
-        t_index=int(row[14] or 0),
-        said_at=to_utc(row[15]) if row[15] is not None else None,
-    )
-
-
-class LadybugBackend:
+class LadybugBackend(LifecycleOps):
     """Storage port on LadybugDB.
 
     Args:
@@ -92,6 +44,7 @@ class LadybugBackend:
     """
 
     name = "ladybug"
+    _q = q
 
     def __init__(
         self, path: str | Path | None = None, *, database: Any = None, buffer_pool_mb: int = 1024
@@ -181,7 +134,7 @@ class LadybugBackend:
             raise BackendError("apply_many takes batches of one namespace")
         with self._transaction():
             last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            results = _plan(ns, to_utc(last_tx), int(t_index), batches)
+            results = plan(ns, to_utc(last_tx), int(t_index), batches)
             steps = list(zip(batches, results, strict=True))
             self._write_versions(ns, steps)
             self._close_versions(steps)
@@ -189,6 +142,8 @@ class LadybugBackend:
             self._write_terms(ns, batches)
             self._write_summaries(ns, batches)
             msg_seq = self._write_messages(ns, steps, int(msg_seq))
+            if links := abstract_rows(batches):
+                self._run(q.WRITE_ABSTRACTS, {"rows": links})
             last = max(to_utc(last_tx), results[-1].at)
             params = {
                 "ns": ns,
@@ -368,6 +323,21 @@ class LadybugBackend:
         with self._lock:
             return self._run(query, params)
 
+    def _write(self, query: str, params: dict[str, Any]) -> list[list[Any]]:
+        with self._transaction():
+            return self._run(query, params)
+
+    _time = staticmethod(open_time)
+
+    def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
+        rows = inferred_rows(namespace, edges)
+        with self._transaction():
+            found = {tuple(r) for r in self._run(q.EXISTING_INFERRED, {"rows": rows, "at": at})}
+            new = [r for r in rows if (r["a"], r["b"], r["type"]) not in found]
+            if new:
+                self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
+        return len(rows)
+
     def lineage(self, fact_id: str) -> Lineage | None:
         with self._lock:
             rows = self._run(q.LINEAGE, {"id": fact_id})
@@ -377,20 +347,20 @@ class LadybugBackend:
         return Lineage(
             fact_id=fact_id,
             namespace=rows[0][16],
-            versions=tuple(_fact(r) for r in rows),
+            versions=tuple(fact_row(r) for r in rows),
             supersedes=rows[0][17],
             superseded_by=tuple(r[0] for r in successors),
         )
 
     def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
         params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
-        return [_fact(r) for r in self._read(q.SNAPSHOT, params)]
+        return [fact_row(r) for r in self._read(q.SNAPSHOT, params)]
 
     def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
         if known_at is None:
-            return [_fact(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
+            return [fact_row(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
         params = {"ns": namespace, "known_at": known_at}
-        return [_fact(r) for r in self._read(q.VERSIONS_KNOWN, params)]
+        return [fact_row(r) for r in self._read(q.VERSIONS_KNOWN, params)]
 
     def concept_graph(
         self, namespace: str, keys: Sequence[str], *, hops: int, window: int
@@ -422,6 +392,8 @@ class LadybugBackend:
         valid_at: datetime,
         known_at: datetime,
         per_concept: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
         out: list[tuple[str, Fact]] = []
         with self._lock:
@@ -431,8 +403,9 @@ class LadybugBackend:
                     "valid_at": valid_at,
                     "known_at": known_at,
                     "limit": per_concept,
+                    **where.params(),
                 }
-                out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
+                out.extend((key, fact_row(r)) for r in self._run(q.MENTIONS_OF, params))
         return out
 
     def keyword_search(
@@ -442,6 +415,8 @@ class LadybugBackend:
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         if not terms:
             return []
@@ -451,14 +426,14 @@ class LadybugBackend:
             chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
             if not chosen:
                 return []
-            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at}
+            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at, **where.params()}
             rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in self._run(q.POSTINGS, params)]
             stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
             n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
             scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
             best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
             facts = {
-                f.version_id: f for f in map(_fact, self._run(q.VERSIONS_BY_ID, {"ids": best}))
+                f.version_id: f for f in map(fact_row, self._run(q.VERSIONS_BY_ID, {"ids": best}))
             }
         return [(facts[vid], scores[vid]) for vid in best if vid in facts]
 
@@ -469,6 +444,8 @@ class LadybugBackend:
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         query = q.VECTOR_SEARCH.get(len(vector))
         if query is None:
@@ -482,8 +459,9 @@ class LadybugBackend:
             "valid_at": valid_at,
             "known_at": known_at,
             "k": k,
+            **where.params(),
         }
-        return [(_fact(r), float(r[16])) for r in self._read(query, params)]
+        return [(fact_row(r), float(r[16])) for r in self._read(query, params)]
 
     def concepts(self, namespace: str, limit: int) -> list[Concept]:
         rows = self._read(q.CONCEPTS_OF_NAMESPACE, {"ns": namespace, "limit": limit})

@@ -31,6 +31,13 @@ SCHEMA = (
     " t_index INT64)",
     "CREATE REL TABLE IF NOT EXISTS HAS_TERM(FROM Version TO Term, tf INT64)",
     "CREATE REL TABLE IF NOT EXISTS FROM_MESSAGE(FROM Version TO Message)",
+    # memory lifecycle (ALTER ... IF NOT EXISTS also upgrades files written before it)
+    "ALTER TABLE Fact ADD IF NOT EXISTS uses INT64 DEFAULT 0",
+    "ALTER TABLE Fact ADD IF NOT EXISTS last_used TIMESTAMP",
+    "ALTER TABLE Version ADD IF NOT EXISTS archived_at TIMESTAMP",
+    "CREATE REL TABLE IF NOT EXISTS ABSTRACTS(FROM Version TO Version)",
+    "CREATE REL TABLE IF NOT EXISTS INFERRED(FROM Concept TO Concept, type STRING,"
+    " confidence DOUBLE, provenance STRING, recorded_at TIMESTAMP)",
 )
 
 BEGIN = "BEGIN TRANSACTION"
@@ -46,6 +53,12 @@ _V = (
 _VISIBLE = (
     "v.recorded_at <= $known_at AND v.superseded_at > $known_at"
     " AND v.valid_from <= $valid_at AND v.valid_to > $valid_at"
+)
+# Recall reads also filter by statement kind and hide versions archived by `prune` (as known
+# at the basis): the parameters of `RecallFilter.params()`.
+_RECALLABLE = (
+    _VISIBLE + " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
+    " AND ($any_kind OR v.kind IN $kinds)"
 )
 
 # --- namespace clock -------------------------------------------------------------------------
@@ -172,7 +185,7 @@ EDGES_AMONG = (
 )
 MENTIONS_OF = (
     "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE "
-    + _VISIBLE
+    + _RECALLABLE
     + " RETURN "
     + _V
     + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
@@ -180,7 +193,7 @@ MENTIONS_OF = (
 TERM_DF = "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
 POSTINGS = (
     "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(v:Version) WHERE "
-    + _VISIBLE
+    + _RECALLABLE
     + " RETURN v.id, v.length, t.stem, h.tf"
 )
 VERSIONS_BY_ID = "UNWIND $ids AS i MATCH (v:Version {id: i}) RETURN " + _V
@@ -190,7 +203,7 @@ SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding
 VECTOR_DIMS = (32, 64, 128, 256, 384, 512, 768, 1024, 1536, 3072, 4096)
 VECTOR_SEARCH = {
     dim: "MATCH (v:Version) WHERE v.namespace = $ns AND v.embedding IS NOT NULL AND "
-    + _VISIBLE
+    + _RECALLABLE
     + " WITH v, array_cosine_similarity(CAST(v.embedding AS FLOAT["
     + str(dim)
     + "]), $vector) AS score RETURN "
@@ -268,6 +281,52 @@ FORGET_ORPHAN_MESSAGES = (
     " WHERE NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
 )
 
+
+# --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
+WRITE_ABSTRACTS = (
+    "UNWIND $rows AS r MATCH (a:Version {id: r.a}) WITH a, r MATCH (b:Version {id: r.b})"
+    " CREATE (a)-[:ABSTRACTS]->(b)"
+)
+ABSTRACTION_MEMBERS = (
+    "UNWIND $ids AS i MATCH (a:Version {id: i})-[:ABSTRACTS]->(b:Version) RETURN a.id, b.id"
+)
+CITING = (
+    "MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: $id})"
+    " RETURN DISTINCT a.fact_id"
+)
+RECORD_USE = (
+    "UNWIND $ids AS i MATCH (f:Fact {id: i}) WHERE f.namespace = $ns"
+    " SET f.uses = coalesce(f.uses, 0) + 1, f.last_used = $at"
+)
+USAGE = (
+    "UNWIND $ids AS i MATCH (f:Fact {id: i}) WHERE f.namespace = $ns"
+    " RETURN f.id, coalesce(f.uses, 0), f.last_used"
+)
+ARCHIVE = (
+    "UNWIND $ids AS i MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: i})"
+    " WHERE f.namespace = $ns AND v.archived_at IS NULL SET v.archived_at = $at"
+    " RETURN count(DISTINCT f.id)"
+)
+EXISTING_INFERRED = (
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a})-[e:INFERRED]->(b:Concept {id: r.b})"
+    " WHERE e.type = r.type SET e.confidence = r.confidence, e.provenance = r.provenance,"
+    " e.recorded_at = $at RETURN a.id, b.id, e.type"
+)
+CREATE_INFERRED = (
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
+    " CREATE (a)-[:INFERRED {type: r.type, confidence: r.confidence,"
+    " provenance: r.provenance, recorded_at: $at}]->(b)"
+)
+_INFERRED_ROW = "a.key, b.key, e.type, e.confidence, e.provenance, e.recorded_at"
+INFERRED_ALL = (
+    "MATCH (a:Concept)-[e:INFERRED]->(b:Concept) WHERE a.namespace = $ns RETURN " + _INFERRED_ROW
+)
+INFERRED_FROM = (
+    "UNWIND $ids AS i MATCH (a:Concept {id: i})-[e:INFERRED]->(b:Concept) RETURN " + _INFERRED_ROW
+)
+INFERRED_TO = (
+    "UNWIND $ids AS i MATCH (a:Concept)-[e:INFERRED]->(b:Concept {id: i}) RETURN " + _INFERRED_ROW
+)
 
 RAW_SCAN = (
     "MATCH (n:Namespace) RETURN n",

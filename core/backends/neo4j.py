@@ -19,6 +19,7 @@ from .._time import END_OF_TIME
 from ..errors import BackendError, ConfigurationError
 from ..model import Concept, Fact, Lineage, Message
 from . import neo4j_cypher as q
+from ._lifecycle import LifecycleOps, inferred_rows
 from ._neo4j_tx import (
     _ZERO,
     Rows,
@@ -30,7 +31,7 @@ from ._neo4j_tx import (
     _run,
     scoped,
 )
-from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
+from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
 
 __all__ = ["Neo4jBackend"]
 
@@ -104,7 +105,7 @@ def _split_userinfo(uri: str, auth: Any) -> tuple[str, Any]:
     return clean, (unquote(user), unquote(password or ""))
 
 
-class Neo4jBackend:
+class Neo4jBackend(LifecycleOps):
     """Storage port on Neo4j 5.26+.
 
     Args:
@@ -116,6 +117,7 @@ class Neo4jBackend:
     """
 
     name = "neo4j"
+    _q = q
 
     def __init__(
         self,
@@ -187,6 +189,14 @@ class Neo4jBackend:
 
     def _write(self, query: str, params: dict[str, Any]) -> Rows:
         return self._execute(lambda tx: _run(tx, query, params), write=True)
+
+    @staticmethod
+    def _time(value: Any) -> datetime | None:
+        return None if value is None else _dt(value)
+
+    def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
+        rows = inferred_rows(namespace, edges)
+        return int(self._write(q.WRITE_INFERRED, {"rows": rows, "at": at})[0][0]) if rows else 0
 
     def ensure_schema(self) -> None:
         """Create the constraints and indexes if missing and wait until they are online.
@@ -277,6 +287,8 @@ class Neo4jBackend:
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         params: dict[str, Any] = {
             "ns": namespace,
@@ -284,6 +296,7 @@ class Neo4jBackend:
             "k": k,
             "valid_at": valid_at,
             "known_at": known_at,
+            **where.params(),
         }
         size_rows = self._read(q.NAMESPACE_SIZE, {"ns": namespace})
         size = int(size_rows[0][0] or 0) if size_rows else 0
@@ -344,9 +357,17 @@ class Neo4jBackend:
         valid_at: datetime,
         known_at: datetime,
         per_concept: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
         ids = [scoped(namespace, key) for key in keys]
-        params = {"ids": ids, "valid_at": valid_at, "known_at": known_at, "limit": per_concept}
+        params = {
+            "ids": ids,
+            "valid_at": valid_at,
+            "known_at": known_at,
+            "limit": per_concept,
+            **where.params(),
+        }
         rows = self._read(q.MENTIONS_OF, params) if ids else []  # one query for all concepts
         rows.sort(key=lambda r: (_dt(r[4]), _dt(r[6])), reverse=True)  # newest first,
         rows.sort(key=lambda r: int(r[16]))  # grouped by concept in the order of keys (stable)
@@ -359,6 +380,8 @@ class Neo4jBackend:
         valid_at: datetime,
         known_at: datetime,
         k: int,
+        *,
+        where: RecallFilter = ALL,
     ) -> list[tuple[Fact, float]]:
         if not terms:
             return []
@@ -369,7 +392,7 @@ class Neo4jBackend:
             chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
             if not chosen:
                 return []
-            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at}
+            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at, **where.params()}
             rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in _run(tx, q.POSTINGS, params)]
             stats = _run(tx, q.READ_NAMESPACE, {"ns": namespace})
             n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)

@@ -59,6 +59,12 @@ _VISIBLE = (
     "v.recorded_at <= $known_at AND v.superseded_at > $known_at"
     " AND v.valid_from <= $valid_at AND v.valid_to > $valid_at"
 )
+# Recall reads also filter by statement kind and hide versions archived by `prune` (as known
+# at the basis): the parameters of `RecallFilter.params()`.
+_RECALLABLE = (
+    _VISIBLE + " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
+    " AND ($any_kind OR v.kind IN $kinds)"
+)
 
 # --- namespace clock -------------------------------------------------------------------------
 CLOCK = (
@@ -176,14 +182,14 @@ EDGES_AMONG = (
 MENTIONS_OF = (
     "UNWIND range(0, size($ids) - 1) AS i MATCH (c:Concept {id: $ids[i]})"
     " CALL (c) { MATCH (c)<-[:MENTIONS]-(v:Version) WHERE "
-    + _VISIBLE
+    + _RECALLABLE
     + " RETURN v ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit }"
     " RETURN " + _V + ", i"
 )
 TERM_DF = "UNWIND $ids AS id MATCH (t:Term {id: id}) RETURN t.stem, COUNT { (t)<-[:HAS_TERM]-() }"
 POSTINGS = (
     "UNWIND $ids AS id MATCH (t:Term {id: id})<-[h:HAS_TERM]-(v:Version) WHERE "
-    + _VISIBLE
+    + _RECALLABLE
     + " RETURN v.id, v.length, t.stem, h.tf"
 )
 VERSIONS_BY_ID = "UNWIND $ids AS id MATCH (v:Version {id: id}) RETURN " + _V
@@ -192,7 +198,7 @@ VERSIONS_BY_ID = "UNWIND $ids AS id MATCH (v:Version {id: id}) RETURN " + _V
 VECTOR_QUERY = (
     "CALL db.index.vector.queryNodes('bt_version_embedding', $fetch, $vector)"
     " YIELD node AS v, score WHERE v.namespace = $ns AND "
-    + _VISIBLE
+    + _RECALLABLE
     + " RETURN "
     + _V
     + ", score ORDER BY score DESC LIMIT $k"
@@ -201,6 +207,8 @@ VECTOR_EXACT = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.valid_from <= $valid_at"
     " AND v.embedding IS NOT NULL AND v.recorded_at <= $known_at AND v.superseded_at > $known_at"
     " AND v.valid_to > $valid_at"
+    " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
+    " AND ($any_kind OR v.kind IN $kinds)"
     " WITH v, vector.similarity.cosine(v.embedding, $vector) AS score"
     " RETURN " + _V + ", score ORDER BY score DESC LIMIT $k"
 )
@@ -276,6 +284,48 @@ FORGET_ORPHAN_TERMS = (
 FORGET_ORPHAN_MESSAGES = (
     "UNWIND $ids AS id MATCH (m:Message {id: id})"
     " WHERE NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
+)
+
+# --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
+WRITE_ABSTRACTS = (
+    "UNWIND $rows AS r MATCH (a:Version {id: r.a}), (b:Version {id: r.b})"
+    " MERGE (a)-[:ABSTRACTS]->(b)"
+)
+ABSTRACTION_MEMBERS = (
+    "UNWIND $ids AS id MATCH (a:Version {id: id})-[:ABSTRACTS]->(b:Version) RETURN a.id, b.id"
+)
+CITING = (
+    "MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: $id})"
+    " RETURN DISTINCT a.fact_id"
+)
+RECORD_USE = (
+    "UNWIND $ids AS id MATCH (f:Fact {id: id}) WHERE f.namespace = $ns"
+    " SET f.uses = coalesce(f.uses, 0) + 1, f.last_used = $at"
+)
+USAGE = (
+    "UNWIND $ids AS id MATCH (f:Fact {id: id}) WHERE f.namespace = $ns"
+    " RETURN f.id, coalesce(f.uses, 0), " + _us("f.last_used")
+)
+ARCHIVE = (
+    "UNWIND $ids AS id MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: id})"
+    " WHERE f.namespace = $ns AND v.archived_at IS NULL SET v.archived_at = $at"
+    " RETURN count(DISTINCT f)"
+)
+WRITE_INFERRED = (
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
+    " MERGE (a)-[e:INFERRED {type: r.type}]->(b)"
+    " SET e.confidence = r.confidence, e.provenance = r.provenance, e.recorded_at = $at"
+    " RETURN count(e)"
+)
+_INFERRED_ROW = "a.key, b.key, e.type, e.confidence, e.provenance, " + _us("e.recorded_at")
+INFERRED_ALL = (
+    "MATCH (a:Concept)-[e:INFERRED]->(b:Concept) WHERE a.namespace = $ns RETURN " + _INFERRED_ROW
+)
+INFERRED_FROM = (
+    "UNWIND $ids AS id MATCH (a:Concept {id: id})-[e:INFERRED]->(b:Concept) RETURN " + _INFERRED_ROW
+)
+INFERRED_TO = (
+    "UNWIND $ids AS id MATCH (a:Concept)-[e:INFERRED]->(b:Concept {id: id}) RETURN " + _INFERRED_ROW
 )
 
 RAW_SCAN = (

@@ -42,7 +42,9 @@ def test_worked_example_question(example_store: MemoryStore) -> None:
     assert hits[0].fact.text == "Brandon wants to travel to Paris."
     assert hits[0].essential
     block = example_store.context("Who wants to travel to Paris?", namespace="b")
-    assert block.splitlines()[-1].endswith("Brandon wants to travel to Paris. (said 2024-01-01)")
+    assert block.splitlines()[-1].endswith(
+        "Brandon wants to travel to Paris. (intent, said 2024-01-01)"
+    )
 
 
 def test_concepts_are_scoped_to_their_namespace(example_store: MemoryStore) -> None:

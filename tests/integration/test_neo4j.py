@@ -19,6 +19,7 @@ from bitemporal_core import (
     TimeRegression,
 )
 from bitemporal_core.backends import Backend, NewFact, NewMessage, NewVersion, WriteBatch
+from bitemporal_core.backends._port import ALL
 from bitemporal_core.extract import ConceptExtractor
 
 from ..conftest import neo4j_settings
@@ -314,7 +315,7 @@ def test_reads_use_the_indexes(neo: MemoryStore, neo4j_driver: Any) -> None:
         ), ops
         assert not any(op in ("AllNodesScan", "NodeByLabelScan", "NodeIndexScan") for op, _ in ops)
     ids = [scoped("p", "alic"), scoped("p", "pari")]
-    params = {"ids": ids, "valid_at": valid_at, "known_at": known_at, "limit": 5}
+    params = {"ids": ids, "valid_at": valid_at, "known_at": known_at, "limit": 5, **ALL.params()}
     ops = _profile(neo4j_driver, q.MENTIONS_OF, params)
     assert any(op == "NodeUniqueIndexSeek" and "Concept(id)" in details for op, details in ops), ops
     assert not any(op in ("AllNodesScan", "NodeByLabelScan") for op, _ in ops), ops
@@ -346,6 +347,14 @@ def test_vector_recall_uses_the_native_index(neo: MemoryStore, neo4j_driver: Any
     assert all(h.fact.namespace == "v" for h in indexed)
     vector = MiniLMEmbedder().embed_query("Which fruit can't she eat?")
     now = datetime.now(UTC)
-    params = {"ns": "v", "vector": vector, "k": 3, "fetch": 30, "valid_at": now, "known_at": now}
+    params = {
+        "ns": "v",
+        "vector": vector,
+        "k": 3,
+        "fetch": 30,
+        "valid_at": now,
+        "known_at": now,
+        **ALL.params(),
+    }
     ops = _profile(neo4j_driver, q.VECTOR_QUERY, params)
     assert any("db.index.vector.queryNodes" in details for _, details in ops), ops

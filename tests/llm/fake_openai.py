@@ -4,7 +4,8 @@ It answers `POST /v1/chat/completions` like the real API (so the real `openai` c
 it) and records every request. Rules: for the contradiction prompt, a CURRENT fact is replaced
 when it shares a content word with the NEW statement and exactly one of the two carries a
 change marker ("allergic", "no longer", "moved", "hate", "stopped"); for a summary prompt, the
-reply lists the statements' first words.
+reply lists the statements' first words; kinds, abstractions and relations follow simple marker
+rules (see `_kinds`, `_relations`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,36 @@ def _changed(text: str) -> bool:
     return any(m in text.lower() for m in MARKERS)
 
 
+KIND_WORDS = {"plan": "tomorrow", "preference": "love", "belief": "think", "intent": "want"}
+
+
+def _kinds(user: str) -> str:
+    """Kinds by one marker word each (else "event"), so tests can tell them from the rules."""
+    texts = re.findall(r"^\d+\. (.*)$", user, re.M)
+    kinds = [
+        next((k for k, word in KIND_WORDS.items() if word in text.lower()), "event")
+        for text in texts
+    ]
+    return json.dumps({"kinds": kinds})
+
+
+def _relations(user: str) -> str:
+    """Each pair seen together becomes LINKED_TO with confidence 0.7."""
+    pairs = re.findall(r"^- (\S+) / (\S+)$", user, re.M)
+    return json.dumps({"relations": [[a, "LINKED_TO", b, 0.7] for a, b in pairs]})
+
+
 def answer(system: str, user: str) -> str:
     """The fake model's reply."""
+    if system.startswith("Classify each"):
+        return _kinds(user)
+    if "typed relations" in system:
+        return _relations(user)
+    if "higher-level memory" in system:
+        topic = re.search(r"TOPIC: (.*)", user)
+        return f"About {topic.group(1) if topic else 'it'}: " + "; ".join(
+            re.findall(r"^- (.*)$", user, re.M)
+        )
     if "JSON" in system:
         new = re.search(r"NEW: (.*)", user)
         facts = re.findall(r"^(\d+)\. (.*)$", user, re.M)

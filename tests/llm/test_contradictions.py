@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bitemporal_core import BackendError, Basis, MemoryStore
-from bitemporal_core.llm import OpenAIChat, contradictions
+from bitemporal_core.llm import CONTRADICTION_PROMPT, OpenAIChat, contradictions
 
 from .fake_openai import fake_openai_server
 
@@ -53,7 +53,11 @@ def test_a_contradiction_supersedes_only_what_shares_concepts(
     assert "I enjoy eating apples." in {f.text for f in llm_store.snapshot("a", basis=before)}
     assert store.history(like.id).superseded_by == (allergy.id,)
     assert len(store.history(chess.id)) == 1
-    asked = [m["content"] for r in server.requests for m in r["messages"] if m["role"] == "user"]
+    asked = [
+        r["messages"][1]["content"]
+        for r in server.requests
+        if r["messages"][0]["content"] == CONTRADICTION_PROMPT
+    ]
     assert any("I enjoy eating apples." in a for a in asked)
     assert not any("chess" in a for a in asked), "only facts sharing concepts are checked"
     assert "llm=openai:" in llm_store.describe()
