@@ -25,7 +25,7 @@ from ._time import require_aware
 from .errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from .backends._port import ConceptEdge
+    from .backends._port import ConceptEdge, InferredEdge
     from .model import Basis, Concept, Fact, Timeline
     from .store import MemoryStore
 
@@ -37,6 +37,7 @@ SUPERSEDED_HATCH = "///"
 ESSENTIAL_COLOR = "#f28e2b"
 CONCEPT_COLOR = "#a0cbe8"
 TX_COLOR = "#333333"
+INFERRED_COLOR = "#59a14f"
 _LABEL_CHARS = 42
 
 
@@ -214,7 +215,7 @@ def plot_timeline(
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
     ax.set_yticks(range(len(versions)))
-    ax.set_yticklabels([f"{_short(v.text)}  v{v.version}" for v in versions])
+    ax.set_yticklabels([f"{_short(v.text)}  v{v.version} ({v.kind})" for v in versions])
     ax.set_ylim(len(versions) - 0.5, -0.8)  # first row on top, room for its transaction line
     ax.grid(axis="x", alpha=0.3)
     _timeline_legend(ax, now)
@@ -285,6 +286,25 @@ def _draw_edges(ax: Any, edges: Sequence[ConceptEdge], pos: dict[str, tuple[floa
         )
 
 
+def _draw_inferred(
+    ax: Any, edges: Sequence[InferredEdge], pos: dict[str, tuple[float, float]]
+) -> None:
+    """Inferred relationships: dashed, labelled with their type, kept apart from RELATED."""
+    shown = [e for e in edges if e.src in pos and e.dst in pos]
+    if not shown:
+        return
+    segments = [[pos[e.src], pos[e.dst]] for e in shown]
+    ax.add_collection(
+        _mpl("matplotlib.collections").LineCollection(
+            segments, linestyles="dashed", colors=INFERRED_COLOR, zorder=1, gid="inferred"
+        )
+    )
+    for e in shown:
+        (x1, y1), (x2, y2) = pos[e.src], pos[e.dst]
+        label = f"{e.type.lower()} {e.confidence:.2f}"
+        ax.text((x1 + x2) / 2, (y1 + y2) / 2 - 0.05, label, fontsize=6, color=INFERRED_COLOR)
+
+
 def _draw_nodes(
     ax: Any,
     nodes: Sequence[Concept],
@@ -329,6 +349,7 @@ def _graph_legend(ax: Any) -> None:
         line2d(
             [], [], color="#8c8c8c", linewidth=3, label="RELATED: width = strength, tN = t_index"
         ),
+        line2d([], [], color=INFERRED_COLOR, linestyle="dashed", label="inferred (confidence)"),
     ]
     ax.legend(
         handles=handles,
@@ -347,18 +368,22 @@ def plot_concept_graph(
     ax: Any = None,
     highlight: Iterable[str] = (),
     chosen: Iterable[str] = (),
+    inferred: Sequence[InferredEdge] = (),
 ) -> Any:
     """Draw concept nodes and their RELATED edges (as `MemoryStore.concept_graph` returns
     them); return the Axes.
 
     Edge width grows with `strength` and each edge is labelled with its `t_index`; concepts
     whose key is in `highlight` (e.g. a question's essential concepts) are orange, those in
-    `chosen` (e.g. the concepts RecallM keeps) get a thick ring. The layout is deterministic.
+    `chosen` (e.g. the concepts RecallM keeps) get a thick ring. `inferred` relationships
+    (`MemoryStore.relationships`) are dashed, labelled with their type. The layout is
+    deterministic.
     """
     ordered = sorted({c.key: c for c in nodes}.values(), key=lambda c: c.key)
     ax = _axes(ax, (7.0, 7.0))
     pos = spring_layout([c.key for c in ordered], [(e.src, e.dst) for e in edges])
     _draw_edges(ax, edges, pos)
+    _draw_inferred(ax, inferred, pos)
     _draw_nodes(ax, ordered, pos, frozenset(highlight), frozenset(chosen))
     if not ordered:
         ax.text(0.5, 0.5, "no concepts", ha="center", va="center", transform=ax.transAxes)
@@ -383,8 +408,8 @@ def plot_question_graph(
     """Draw the concept neighbourhood RecallM explores for `question`; return the Axes.
 
     The question's concepts found in the graph (essential) are orange, the `hops`-neighbourhood
-    around them is drawn (ignoring the t_index window), and the concepts RecallM keeps for the
-    prompt at the basis are ringed.
+    around them is drawn (ignoring the t_index window), the concepts RecallM keeps for the
+    prompt at the basis are ringed, and inferred relationships among them are dashed.
     """
     view = store.concepts_for(question, namespace=namespace, basis=basis)
     nodes, edges = store.concept_graph(view.essential, namespace=namespace, hops=hops)
@@ -394,6 +419,7 @@ def plot_question_graph(
         ax=ax,
         highlight=view.essential,
         chosen=[c.key for c in view.concepts],
+        inferred=store.relationships(namespace, keys=[c.key for c in nodes]),
     )
     ax.set_title(f"Concepts around {_short(question, 48)!r}")
     return ax

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core import Concept, ConceptView, ConfigurationError, Fact, NaiveDatetime, Timeline
+from bitemporal_core import (
+    Concept,
+    ConceptView,
+    ConfigurationError,
+    Fact,
+    InferredEdge,
+    NaiveDatetime,
+    Timeline,
+)
 from bitemporal_core.backends._port import ConceptEdge
 from bitemporal_core.plot import (
     plot_concept_graph,
@@ -104,11 +112,11 @@ def test_timeline_rows_are_grouped_by_fact_and_styled_by_currency() -> None:
     ax = plot_timeline(APPLES)
     labels = [label.get_text() for label in ax.get_yticklabels()]
     assert labels == [
-        "I enjoy eating apples.  v1",
-        "I enjoy eating apples.  v2",
-        "I am allergic to apples.  v1",
-        "Paris trip.  v1",
-        "Paris trip.  v2",
+        "I enjoy eating apples.  v1 (said)",
+        "I enjoy eating apples.  v2 (said)",
+        "I am allergic to apples.  v1 (said)",
+        "Paris trip.  v1 (said)",
+        "Paris trip.  v2 (said)",
     ]
     bars = ax.containers[0]
     current = [bar.get_hatch() is None for bar in bars]
@@ -183,6 +191,21 @@ def test_concept_graph_draws_nodes_edges_and_highlights(tmp_path: Path) -> None:
     assert (tmp_path / "graph.png").read_bytes().startswith(PNG_MAGIC)
 
 
+def test_inferred_relationships_are_dashed_and_labelled() -> None:
+    inferred = [
+        InferredEdge(
+            src="appl", dst="trip", type="SIMILAR_TO", confidence=0.5, provenance="rule:x"
+        ),
+        InferredEdge(src="appl", dst="gone", type="NEAR", confidence=0.9, provenance="rule:x"),
+    ]
+    ax = plot_concept_graph(NODES, EDGES, inferred=inferred)
+    (dashed,) = by_gid(ax, "inferred")
+    assert len(dashed.get_segments()) == 1, "edges to concepts not drawn are skipped"
+    assert dashed.get_linestyles()[0][1] is not None  # a dash pattern, not a solid line
+    assert "similar_to 0.50" in [x.get_text() for x in ax.texts]
+    assert len(by_gid(plot_concept_graph(NODES, EDGES), "inferred")) == 0
+
+
 def test_layout_is_deterministic_and_bounded() -> None:
     keys = ["a", "b", "c", "d", "e"]
     pairs = [("a", "b"), ("b", "c")]
@@ -200,7 +223,7 @@ def test_empty_concept_graph() -> None:
 
 
 class FakeStore:
-    """Just the two reads `plot_question_graph` makes."""
+    """Just the three reads `plot_question_graph` makes."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
@@ -219,6 +242,10 @@ class FakeStore:
         self.calls.append(("concept_graph", tuple(keys), namespace, hops))
         return NODES[:3], EDGES
 
+    def relationships(self, namespace: str, *, keys: Sequence[str]) -> list[InferredEdge]:
+        self.calls.append(("relationships", namespace, tuple(keys)))
+        return [InferredEdge(src="pari", dst="trip", type="NEAR", confidence=1.0, provenance="x")]
+
 
 def test_question_graph_highlights_the_essential_concepts() -> None:
     store = FakeStore()
@@ -226,8 +253,11 @@ def test_question_graph_highlights_the_essential_concepts() -> None:
     assert store.calls == [
         ("concepts_for", "A pie in Paris?", "alice"),
         ("concept_graph", ("pari",), "alice", 2),
+        ("relationships", "alice", ("pari", "busi", "trip")),
     ]
     (nodes,) = by_gid(ax, "concepts")
+    (inferred,) = by_gid(ax, "inferred")
+    assert len(inferred.get_segments()) == 1
     assert len(nodes.get_offsets()) == 3
     assert ax.get_title() == "Concepts around 'A pie in Paris?'"
 
