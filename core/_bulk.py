@@ -88,6 +88,7 @@ def remember_batch(
         if old is not None:
             new = attrs.evolve(new, supersedes=old[0].id)
             close.append(old[0].version_id)
+            close.extend(store._backend.citing_current([old[0].id]))
             extra.extend(truncated(old[0], old[1], start))
         versions.append(new)
         facts.append(NewFact(id=new.fact_id, supersedes=None if old is None else old[0].id))

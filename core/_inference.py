@@ -16,14 +16,16 @@ DIGEST_WORDS = 60  # the length of an offline abstraction
 
 
 def digest(topic: str, members: Sequence[Fact]) -> str:
-    """An extractive abstraction: the topic, then its facts oldest first, within 60 words."""
+    """An extractive abstraction: the topic, then its facts verbatim, oldest first, as many as
+    fit in 60 words (at least one)."""
     words = f"{topic}:".split()
-    for fact in members:
-        words.extend(fact.text.rstrip(" .;").split())
-        words[-1] += ";"
-        if len(words) >= DIGEST_WORDS:
-            return " ".join(words[:DIGEST_WORDS]).rstrip(";") + " ..."
-    return " ".join(words).rstrip(";") + "."
+    for i, fact in enumerate(members):
+        sentence = fact.text.strip()
+        sentence += "" if sentence[-1:] in ".!?" else "."
+        if i and len(words) + len(sentence.split()) > DIGEST_WORDS:
+            return " ".join(words) + " ..."
+        words.extend(sentence.split())
+    return " ".join(words)
 
 
 def abstract_text(llm: LLM | None, topic: str, members: Sequence[Fact]) -> str:

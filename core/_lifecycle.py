@@ -92,6 +92,7 @@ class _Planned:
     key: str
     fact_id: str
     current: Fact | None
+    number: int  # the new version's number (1: a new lineage)
     members: list[Fact]
     ids: tuple[str, ...]
     text: str
@@ -140,6 +141,7 @@ class LifecycleMixin:
             fact_id = _abstraction_id(ns, key)
             lineage = self._backend.lineage(fact_id)
             current = lineage.current if lineage else None
+            number = max((v.version for v in lineage.versions), default=0) + 1 if lineage else 1
             ids = tuple(sorted(m.version_id for m in members))
             if current is not None:
                 known = self._backend.abstraction_members([current.version_id])
@@ -148,7 +150,13 @@ class LifecycleMixin:
             text = abstract_text(self._llm, display, members)
             planned.append(
                 _Planned(
-                    key=key, fact_id=fact_id, current=current, members=members, ids=ids, text=text
+                    key=key,
+                    fact_id=fact_id,
+                    current=current,
+                    number=number,
+                    members=members,
+                    ids=ids,
+                    text=text,
                 )
             )
         if not planned:
@@ -161,19 +169,18 @@ class LifecycleMixin:
             for p, statement in zip(planned, statements, strict=True):
                 start = max(m.valid_from for m in p.members)
                 end = min((m.valid_to for m in p.members if m.valid_to), default=None)
-                number = 1 if p.current is None else p.current.version + 1
                 meta = {
                     "source": SOURCE + p.key,
                     "speaker": None,
                     "session": None,
                     "kind": ABSTRACTION,
                 }
-                versions.append(new_version(p.fact_id, statement, start, end, number, meta, None))
+                versions.append(new_version(p.fact_id, statement, start, end, p.number, meta, None))
             batch = WriteBatch(
                 namespace=ns,
                 at=when,
                 close=tuple(p.current.version_id for p in planned if p.current),
-                facts=tuple(NewFact(id=p.fact_id) for p in planned if p.current is None),
+                facts=tuple(NewFact(id=p.fact_id) for p in planned if p.number == 1),
                 versions=tuple(versions),
                 abstracts=tuple(
                     (v.version_id, m) for p, v in zip(planned, versions, strict=True) for m in p.ids

@@ -65,12 +65,14 @@ class Lifecycle:
         return self.half_life is not None or self.reinforce
 
     def strength(self, fact: Fact, usage: Usage | None, now: datetime) -> float:
-        """A memory's unfloored weight at `now`: decayed by age, grown by use."""
+        """A memory's unfloored weight at `now`: decayed by age (since said, or last used
+        before `now`), grown by use."""
         usage = usage or Usage()
         weight = 1.0 + self.use_weight * math.log1p(usage.uses)
         if self.half_life is not None:
             said = fact.said_at or fact.recorded_at
-            since = max(said, usage.last_used) if usage.last_used else said
+            last = usage.last_used
+            since = max(said, last) if last is not None and last <= now else said
             age = max((now - since).total_seconds(), 0.0)
             weight *= 0.5 ** (age / self.half_life.total_seconds())
         return weight

@@ -270,6 +270,7 @@ class MemoryStore(LifecycleMixin, Closing):
         statement = llm_kinds(self, [self._analyser.analyse_one(text)], meta["kind"])[0]
         old = self._analyser.analyse_one(current.text)
         message_id = meta["source"] or "msg-" + _new_id()
+        stale = self._backend.citing_current([current.id])  # abstractions quoting it end too
 
         def build(when: datetime) -> Fact:
             start, end = self._analyser.valid_time(text, when, vf, vt)
@@ -279,7 +280,7 @@ class MemoryStore(LifecycleMixin, Closing):
             batch = WriteBatch(
                 namespace=ns,
                 at=when,
-                close=(current.version_id,),
+                close=(current.version_id, *stale),
                 facts=(NewFact(id=new.fact_id, supersedes=current.id),),
                 versions=tuple(versions),
                 messages=(
@@ -326,13 +327,14 @@ class MemoryStore(LifecycleMixin, Closing):
             "said_at": None if text else current.said_at,
         }
         moved = moved_predecessor(self, lineage, current, start)
+        stale = self._backend.citing_current([current.id, *([moved[0].id] if moved else [])])
 
         def build(when: datetime) -> Fact:
             version = self._version(
                 current.id, statement, start, end, current.version + 1, meta, None
             )
             version = attrs.evolve(version, supersedes=current.supersedes)
-            versions, close = [version], [current.version_id]
+            versions, close = [version], [current.version_id, *stale]
             if moved is not None:
                 prev, prev_statement = moved
                 close.append(prev.version_id)
@@ -354,9 +356,11 @@ class MemoryStore(LifecycleMixin, Closing):
         """Stop believing a fact ("we were wrong"): close its current version; nothing replaces
         it. Returns the closed version."""
         lineage, current = self._current(fact)
+        stale = self._backend.citing_current([current.id])
 
         def build(when: datetime) -> Fact:
-            batch = WriteBatch(namespace=lineage.namespace, at=when, close=(current.version_id,))
+            close = (current.version_id, *stale)
+            batch = WriteBatch(namespace=lineage.namespace, at=when, close=close)
             self._backend.apply(batch)
             return attrs.evolve(current, superseded_at=when)
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from .._time import END_OF_TIME
 from ._port import InferredEdge, Usage, WriteBatch
 
 __all__ = ["LifecycleOps", "abstract_rows", "inferred_rows"]
@@ -80,6 +81,13 @@ class LifecycleOps:
     def citing(self, fact_id: str) -> list[str]:
         """The abstraction lineages that summarise a version of this fact."""
         return [r[0] for r in self._read(self._q.CITING, {"id": fact_id})]
+
+    def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
+        """The current versions of abstractions that quote a version of these facts."""
+        if not fact_ids:
+            return []
+        params = {"ids": list(fact_ids), "eot": END_OF_TIME}
+        return sorted(r[0] for r in self._read(self._q.CITING_CURRENT, params))
 
     def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
         if keys is None:

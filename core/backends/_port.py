@@ -303,6 +303,10 @@ class Backend(Protocol):
         """The abstraction lineages that summarise a version of this fact."""
         ...
 
+    def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
+        """The current versions of abstractions that quote a version of these facts."""
+        ...
+
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         """Add or refresh inferred relationships (one per src, dst and type)."""
         ...

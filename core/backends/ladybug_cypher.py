@@ -294,6 +294,11 @@ CITING = (
     "MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: $id})"
     " RETURN DISTINCT a.fact_id"
 )
+# The current abstractions quoting some version of the given facts (closed when one changes).
+CITING_CURRENT = (
+    "UNWIND $ids AS i MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: i})"
+    " WHERE a.superseded_at = $eot RETURN DISTINCT a.id"
+)
 RECORD_USE = (
     "UNWIND $ids AS i MATCH (f:Fact {id: i}) WHERE f.namespace = $ns"
     " SET f.uses = coalesce(f.uses, 0) + 1, f.last_used = $at"

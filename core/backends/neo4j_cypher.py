@@ -298,6 +298,11 @@ CITING = (
     "MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: $id})"
     " RETURN DISTINCT a.fact_id"
 )
+# The current abstractions quoting some version of the given facts (closed when one changes).
+CITING_CURRENT = (
+    "UNWIND $ids AS id MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: id})"
+    " WHERE a.superseded_at = $eot RETURN DISTINCT a.id"
+)
 RECORD_USE = (
     "UNWIND $ids AS id MATCH (f:Fact {id: id}) WHERE f.namespace = $ns"
     " SET f.uses = coalesce(f.uses, 0) + 1, f.last_used = $at"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -94,7 +95,7 @@ def test_abstraction_summarises_related_facts_and_links_them(store: MemoryStore)
     store.remember("My car is blue.", namespace="a", at=day(3))
     (made,) = store.abstract("a", at=day(4))
     assert made.fact.kind == ABSTRACTION and made.concept == "appl"
-    assert made.fact.text.startswith("apples: I eat apples daily;")
+    assert made.fact.text.startswith("apples: I eat apples daily. Apples give me energy.")
     members = {store.history(i).current.version_id for i in ids}  # type: ignore[union-attr]
     assert set(made.members) == members
     assert made.fact.valid_from == day(2), "true once all of its facts are"
@@ -113,15 +114,37 @@ def test_a_supersession_makes_a_newer_abstraction_never_an_edit(store: MemorySto
     ids = _diet(store)
     (first,) = store.abstract("a", at=day(4))
     newer = store.supersede(ids[0], "I eat apples weekly now.", at=day(5))
+    assert store.abstractions("a", basis=now(5.5)) == [], "it quoted what is no longer believed"
     (second,) = store.abstract("a", at=day(6))
     assert second.fact.id == first.fact.id and second.fact.version == 2
     assert newer.version_id in second.members and first.members != second.members
     lineage = store.history(first.fact.id)
-    assert [v.superseded_at for v in lineage.versions] == [day(6), None]
-    (then,) = store.abstractions("a", basis=now(5.5))
+    assert [v.superseded_at for v in lineage.versions] == [day(5), None]
+    (then,) = store.abstractions("a", basis=now(4.5))
     assert then.fact.version_id == first.fact.version_id and then.members == first.members
     (later,) = store.abstractions("a", basis=now(7))
     assert "weekly" in later.fact.text
+
+
+def test_retracting_or_correcting_a_member_ends_its_abstraction(store: MemoryStore) -> None:
+    ids = _diet(store)
+    store.abstract("a", at=day(4))
+    store.correct(ids[2], text="I buy apples at the farm.", at=day(5))
+    assert store.abstractions("a", basis=now(5)) == []
+    (second,) = store.abstract("a", at=day(6))
+    store.retract(ids[1], at=day(7))
+    assert store.abstractions("a", basis=now(7)) == []
+    assert store.abstractions("a", basis=now(6.5))[0].fact.version_id == second.fact.version_id
+
+
+def test_a_retracted_abstraction_is_rewritten_as_a_new_version(store: MemoryStore) -> None:
+    _diet(store)
+    (first,) = store.abstract("a", at=day(4))
+    store.retract(first.fact.id, at=day(5))
+    assert store.abstractions("a", basis=now(5.5)) == []
+    (again,) = asyncio.run(store.aabstract("a", at=day(6)))
+    assert again.fact.id == first.fact.id and again.fact.version == 2
+    assert again.members == first.members
 
 
 def test_forgetting_a_fact_forgets_the_abstractions_quoting_it(store: MemoryStore) -> None:

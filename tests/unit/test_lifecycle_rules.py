@@ -108,11 +108,13 @@ def test_rules_prefer_specific_shared_neighbours_over_hubs() -> None:
 
 
 def test_digest_keeps_facts_in_order_within_its_budget() -> None:
-    facts = [_fact("I like tea.", T0), _fact("Tea calms me.", T0)]
-    assert digest("tea", facts) == "tea: I like tea; Tea calms me."
-    long = [_fact("word " * 30, T0)] * 5
+    facts = [_fact("I like tea.", T0), _fact("Tea calms me", T0)]
+    assert digest("tea", facts) == "tea: I like tea. Tea calms me."
+    long = [_fact("word " * 25 + "end.", T0)] * 5
     text = digest("tea", long)
-    assert text.endswith(" ...") and len(text.split()) == DIGEST_WORDS + 1
+    assert text.endswith("end. ...") and text.count("end.") == 2, "whole sentences only"
+    assert len(text.split()) <= DIGEST_WORDS + 1
+    assert digest("tea", [_fact("word " * 99, T0)]).count("word") == 99, "at least one fact"
 
 
 def test_recall_filters_are_checked() -> None:

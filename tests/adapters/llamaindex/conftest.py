@@ -14,8 +14,8 @@ NS = "alice"
 LIKE = "I enjoy eating apples."
 ALLERGY = "I am allergic to apples."
 # The prompt lines of DESIGN §5 for the apples example.
-LIKE_THEN = "- [2023-10-26 -> 2023-10-27] I enjoy eating apples. (said 2023-10-26)"
-LIKE_BELIEVED = "- [since 2023-10-26] I enjoy eating apples. (said 2023-10-26)"
+LIKE_THEN = "- [2023-10-26 -> 2023-10-27] I enjoy eating apples. (preference, said 2023-10-26)"
+LIKE_BELIEVED = "- [since 2023-10-26] I enjoy eating apples. (preference, said 2023-10-26)"
 ALLERGY_NOW = "- [since 2023-10-27] I am allergic to apples. (said 2023-10-27)"
 
 

@@ -74,8 +74,8 @@ def test_user_messages_become_memories_of_later_sessions(store: MemoryStore) -> 
     SimpleChatEngine.from_defaults(llm=llm, memory=later).chat("What does my cat Tom eat?")
     role, block = sent(llm)[0]
     assert role == "system"
-    assert "I adopted a cat called Tom. (user, said" in block
-    assert "Tom likes tuna. (user, said" in block
+    assert "I adopted a cat called Tom. (user, event, said" in block
+    assert "Tom likes tuna. (user, preference, said" in block
     assert sent(llm)[1:] == [("user", "What does my cat Tom eat?")]
 
 
