@@ -93,7 +93,7 @@ BAD: list[tuple[str, Call, type[BitemporalError]]] = [
     ("surrogate session", lambda s, f: s.remember("tea", session="\ud800"), InvalidInput),
     ("int speaker", lambda s, f: s.remember("tea", namespace="a", speaker=7), InvalidInput),
     ("kind with space", lambda s, f: s.remember("tea", namespace="a", kind="a b"), InvalidInput),
-    ("kind None", lambda s, f: s.remember("tea", namespace="a", kind=None), InvalidInput),
+    ("kind empty", lambda s, f: s.remember("tea", namespace="a", kind=""), InvalidInput),
     # times
     ("naive at", lambda s, f: s.remember("tea", namespace="a", at=NAIVE), NaiveDatetime),
     ("str at", lambda s, f: s.remember("tea", namespace="a", at="2024-05-01"), InvalidInput),
