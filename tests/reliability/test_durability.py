@@ -473,11 +473,6 @@ def test_an_unreachable_llm_is_a_backend_error_and_writes_nothing(
         store.remember("Bob likes tea.", namespace="b")  # other work goes on
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="embedder adapters do not wrap provider errors: an unreachable embedding API "
-    "raises openai.APIConnectionError, not a BackendError (the LLM adapter wraps them)",
-)
 def test_an_unreachable_embedding_api_is_a_backend_error(
     dead_openai: Any, extractor: ConceptExtractor
 ) -> None:
