@@ -277,6 +277,8 @@ class MemoryStore:
         """
         text = check_text(text)
         lineage, current = self._current(fact)
+        if lineage.superseded_by:  # its current version is the copy ending at the successor
+            raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
         ns = lineage.namespace
         vf = _opt_time(valid_from, "valid_from")
         vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
