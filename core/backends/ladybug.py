@@ -10,76 +10,19 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
 from .. import _bm25 as bm25
 from .._time import END_OF_TIME, to_utc, utcnow
-from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
+from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
+from ._ladybug_rows import _ZERO, _fact, _plan, scoped
 from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
-
-_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
-_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
-
-
-def _plan(
-    ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
-) -> list[WriteResult]:
-    """Each batch's transaction time (never before the previous one) and t_index."""
-    results = []
-    for b in batches:
-        if last_tx > b.at:
-            raise TimeRegression(
-                f"transaction time {b.at.isoformat()} is earlier than namespace "
-                f"{ns!r}'s latest ({last_tx.isoformat()})"
-            )
-        last_tx = b.at
-        t_index += 1 if b.advance_t_index else 0
-        results.append(WriteResult(at=b.at, t_index=t_index))
-    return results
-
-
-def scoped(namespace: str, key: str) -> str:
-    """The engine id of a namespace-scoped node (concept, term, message)."""
-    return namespace + _SEP + key
-
-
-def _t(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
-
-
-def _open(value: datetime | None) -> datetime | None:
-    """Engine value to domain value: the END_OF_TIME sentinel means an open interval."""
-    if value is None:
-        return None
-    value = to_utc(value)
-    return None if value >= END_OF_TIME else value
-
-
-def _fact(row: Sequence[Any]) -> Fact:
-    return Fact(
-        id=row[1],
-        version_id=row[0],
-        namespace=row[2],
-        text=row[3],
-        valid_from=to_utc(row[4]),
-        valid_to=_open(row[5]),
-        recorded_at=to_utc(row[6]),
-        superseded_at=_open(row[7]),
-        version=int(row[8]),
-        source=row[9],
-        speaker=row[10],
-        session=row[11],
-        kind=row[12] or "said",
-        supersedes=row[13],
-        t_index=int(row[14] or 0),
-        said_at=to_utc(row[15]) if row[15] is not None else None,
-    )
 
 
 class LadybugBackend:
@@ -520,6 +463,10 @@ class LadybugBackend:
             )
             for r in rows
         ]
+
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+        rows = self._read(q.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
+        return [(r[16], r[17], _fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(q.SESSIONS, {"ns": namespace})]
