@@ -396,9 +396,10 @@ class MemoryStore:
         return self._commit(ns, at, build)
 
     def forget(self, *, namespace: str | None = None, fact: str | None = None) -> int:
-        """Physically delete a namespace or one fact's lineage (texts, messages, concept links).
+        """Delete a namespace or one fact's lineage (texts, messages, concept links).
 
-        Unlike `retract`, nothing remains. Returns the number of nodes removed.
+        Unlike `retract`, no node remains (the embedded engine's file is not compacted: see
+        README, "Forgetting"). Returns the number of nodes removed.
         """
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
