@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +11,8 @@ import attrs
 
 from ._statements import Analysed
 from ._supersession import llm_kinds_many, truncated
-from ._time import TICK, check_interval, require_aware
-from ._validate import check_text
+from ._time import TICK, check_interval, require_aware, require_tx_time
+from ._validate import check_items, check_text
 from .backends._port import NewFact, NewMessage, NewVersion, WriteBatch
 from .errors import InvalidInput, TimeRegression
 from .model import UNSET, Fact, Unset
@@ -20,7 +20,7 @@ from .model import UNSET, Fact, Unset
 if TYPE_CHECKING:
     from .store import MemoryStore
 
-__all__ = ["Item", "prepare_item", "remember_batch", "remember_many"]
+__all__ = ["Item", "prepare_item", "remember_batch", "remember_many", "repeat_of"]
 
 _FIELDS = {"text", "at", "valid_from", "valid_to", "speaker", "source", "id", "session", "kind"}
 
@@ -35,6 +35,11 @@ class Item:
     valid_to: datetime | Unset | None
     meta: dict[str, Any]
     message_id: str
+
+    @property
+    def key(self) -> tuple[str, str] | None:
+        """What makes a repeat: a caller's message id with the same text (None without id)."""
+        return None if self.meta["source"] is None else (self.message_id, self.text)
 
 
 def prepare_item(
@@ -57,7 +62,7 @@ def prepare_item(
         check_interval(vf, vt)
     return Item(
         text=checked,
-        at=None if at is None else require_aware(at, "at"),
+        at=None if at is None else require_tx_time(at),
         valid_from=vf,
         valid_to=vt,
         meta=meta,
@@ -138,18 +143,68 @@ def _item(store: MemoryStore, index: int, raw: object) -> Item:
         raise type(e)(f"item {index}: {e}") from e
 
 
+def repeat_of(store: MemoryStore, namespace: str, item: Item) -> list[Fact] | None:
+    """The facts already remembered from the item's message id and text, if it is a repeat."""
+    key = item.key
+    if key is None:
+        return None
+    return _remembered(store, namespace, [key[0]]).get(key)
+
+
+def _remembered(
+    store: MemoryStore, namespace: str, ids: list[str]
+) -> dict[tuple[str, str], list[Fact]]:
+    """(message id, message text) -> the latest version of each fact remembered from it, in
+    the order of the statements in the text."""
+    found: dict[tuple[str, str], dict[str, Fact]] = {}
+    said: dict[str, str] = {}  # fact id -> the text of its first version
+    for message_id, text, fact in store._backend.remembered(namespace, ids):
+        latest = found.setdefault((message_id, text), {})
+        if fact.id not in latest or latest[fact.id].version < fact.version:
+            latest[fact.id] = fact
+        if fact.version == 1:
+            said[fact.id] = fact.text
+    return {
+        (mid, text): sorted(facts.values(), key=lambda f: (text.find(said.get(f.id, "")), f.id))
+        for (mid, text), facts in found.items()
+    }
+
+
 def remember_many(
-    store: MemoryStore, items: Iterable[object], namespace: str, chunk: int
+    store: MemoryStore, items: object, namespace: str, chunk: int
 ) -> list[list[Fact]]:
-    """Validate every item, then remember them in order, one transaction per chunk."""
-    prepared = _stamp(store, namespace, [_item(store, i, raw) for i, raw in enumerate(items)])
-    out: list[list[Fact]] = []
+    """Validate every item, then remember them in order, one transaction per chunk.
+
+    Items already remembered (a message id whose facts exist, with the same text; or a
+    repeat of an earlier item of this call) are not written again: their facts are returned.
+    """
+    checked = [_item(store, i, raw) for i, raw in enumerate(check_items(items))]
+    keys = [item.key for item in checked if item.key is not None]
+    done = _remembered(store, namespace, list(dict.fromkeys(k[0] for k in keys))) if keys else {}
+    fresh, seen = [], set(done)
+    for item in checked:
+        if item.key in seen:
+            continue
+        fresh.append(item)
+        if item.key is not None:
+            seen.add(item.key)
+    prepared = _stamp(store, namespace, fresh)
+    written: list[list[Fact]] = []
     for start in range(0, len(prepared), chunk):
         part = prepared[start : start + chunk]
         analysed = store._analyser.analyse_many([p.text for p in part])
         if store._llm is not None:
             analysed = llm_kinds_many(store, part, analysed)
-        out.extend(_write_chunk(store, namespace, part, analysed))
+        written.extend(_write_chunk(store, namespace, part, analysed))
+    new = iter(written)
+    out = []
+    for item in checked:
+        if item.key is not None and item.key in done:
+            out.append(done[item.key])
+        else:
+            out.append(next(new))
+            if item.key is not None:
+                done[item.key] = out[-1]
     return out
 
 

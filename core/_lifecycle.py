@@ -11,7 +11,7 @@ import attrs
 
 from ._async import twin
 from ._inference import abstract_text, llm_relations, rule_relations
-from ._time import require_aware, utcnow
+from ._time import require_tx_time, utcnow
 from ._validate import check_namespace
 from ._versions import new_version
 from .backends._port import NewFact, RecallFilter, WriteBatch
@@ -135,7 +135,7 @@ class LifecycleMixin:
         low, high = _positive(min_facts, "min_facts"), _positive(max_facts, "max_facts")
         if high < low:
             raise InvalidInput("max_facts must be at least min_facts")
-        now = utcnow() if at is None else require_aware(at, "at")
+        now = utcnow() if at is None else require_tx_time(at)
         planned = []
         for key, display, members in _groups(self._backend, ns, now, low, high):
             fact_id = _abstraction_id(ns, key)
@@ -232,7 +232,7 @@ class LifecycleMixin:
             policy = Lifecycle(half_life=half_life, use_weight=policy.use_weight)
         if policy.half_life is None:
             raise InvalidInput("prune needs a half_life (here or in the store's Lifecycle)")
-        now = utcnow() if at is None else require_aware(at, "at")
+        now = utcnow() if at is None else require_tx_time(at)
         current = self._backend.snapshot(ns, now, now)
         usage = self._backend.usage(ns, [f.id for f in current])
         weak = [f for f in current if policy.strength(f, usage.get(f.id), now) < min_weight]
@@ -260,7 +260,7 @@ class LifecycleMixin:
         strength = _positive(min_strength, "min_strength")
         shared = _positive(min_shared, "min_shared")
         limit = _positive(max_concepts, "max_concepts")
-        now = utcnow() if at is None else require_aware(at, "at")
+        now = utcnow() if at is None else require_tx_time(at)
         concepts = self._backend.concepts(ns, limit)
         keys = [c.key for c in concepts]
         _, edges = self._backend.concept_graph(ns, keys, hops=0, window=2**62) if keys else ([], [])

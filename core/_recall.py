@@ -10,7 +10,7 @@ import attrs
 
 from ._statements import Analyser
 from ._time import utcnow
-from ._validate import check_namespace, check_text
+from ._validate import check_count, check_namespace, check_text
 from .backends._port import ALL, Backend, RecallFilter
 from .errors import InvalidInput
 from .extract import content_terms
@@ -282,9 +282,7 @@ def ranked(
     """A ranker that has run one recall of `store` (hits and the concept view they came from);
     with reinforcement on, each hit counts one use."""
     query = check_text(query, "query")
-    ns = check_namespace(namespace)
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise InvalidInput("k must be a positive integer")
+    ns, k = check_namespace(namespace), check_count(k, "k")
     if mode not in ("hybrid", "recallm"):
         raise InvalidInput(f"unknown recall mode {mode!r}")
     b = store._basis(basis)

@@ -12,12 +12,15 @@ __all__ = [
     "check_interval",
     "parse_time",
     "require_aware",
+    "require_tx_time",
     "to_utc",
     "utcnow",
 ]
 
 # Open intervals are stored with this sentinel so range predicates stay index-friendly.
 END_OF_TIME = datetime(9999, 12, 31, tzinfo=UTC)
+# Transaction times start here: the engines store a new namespace's clock as this instant.
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # The smallest step both engines keep (microseconds).
 TICK = timedelta(microseconds=1)
 
@@ -34,6 +37,18 @@ def require_aware(value: object, name: str) -> datetime:
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         raise NaiveDatetime(f"{name} is a naive datetime; give a timezone-aware one (UTC)")
     return to_utc(value)
+
+
+def require_tx_time(value: object, name: str = "at") -> datetime:
+    """A transaction time: aware, from 1970 (the Unix epoch) to before END_OF_TIME. Valid
+    times may lie anywhere before END_OF_TIME; only the memory's own clock starts at 1970."""
+    when = require_aware(value, name)
+    if not EPOCH < when < END_OF_TIME:
+        raise InvalidInput(
+            f"{name}={when.isoformat()} is outside the transaction-time range: a transaction "
+            "time (when the memory learned something) must be after 1970-01-01 and before 9999"
+        )
+    return when
 
 
 def to_utc(value: datetime) -> datetime:

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 
 from .errors import InvalidInput
 
-__all__ = ["MAX_TEXT", "check_id", "check_namespace", "check_optional_name", "check_text"]
+__all__ = [
+    "MAX_TEXT",
+    "check_count",
+    "check_id",
+    "check_ids",
+    "check_items",
+    "check_kind",
+    "check_namespace",
+    "check_optional_name",
+    "check_text",
+]
 
 MAX_TEXT = 100_000  # characters in one remembered text or message
 MAX_NAME = 256  # characters in a namespace, id, speaker or session
@@ -68,3 +79,38 @@ def _check_name(value: object, what: str) -> str:
         raise InvalidInput(f"{what} contains control characters")
     _encodable(value, what)
     return value
+
+
+def check_count(value: object, what: str, *, minimum: int = 1) -> int:
+    """An integer (not a bool) of at least `minimum`: a k, limit, chunk size or hop count."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(f"{what} must be an integer, not {type(value).__name__}")
+    if value < minimum:
+        raise InvalidInput(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+def check_kind(value: object) -> str:
+    """A statement kind: a short word ("said", "belief", "plan"...)."""
+    if not isinstance(value, str) or not value.isidentifier() or len(value) > MAX_NAME:
+        shown = repr(value) if isinstance(value, str) and len(value) <= 40 else type(value).__name__
+        raise InvalidInput(f"kind must be a short word, not {shown}")
+    return value
+
+
+def _many(values: object, what: str) -> list[object]:
+    """A collection of values given as a list, tuple, set or other iterable, never a bare
+    string, bytes or mapping (iterating those would take characters or keys one by one)."""
+    if isinstance(values, str | bytes | bytearray | Mapping) or not isinstance(values, Iterable):
+        raise InvalidInput(f"{what} must be a list, not {type(values).__name__}")
+    return list(values)
+
+
+def check_items(items: object) -> list[object]:
+    """The items of a bulk import: a list of texts or mappings (checked one by one later)."""
+    return _many(items, "items")
+
+
+def check_ids(ids: object, what: str) -> list[str]:
+    """A list of ids (message ids, concept keys), each a short label."""
+    return [check_id(i, what) for i in _many(ids, f"{what}s")]

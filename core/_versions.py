@@ -8,9 +8,8 @@ from typing import Any
 
 from ._statements import Analysed
 from ._time import check_interval
-from ._validate import check_optional_name
+from ._validate import check_kind, check_optional_name
 from .backends._port import NewVersion, WriteResult
-from .errors import InvalidInput
 from .model import Fact
 
 __all__ = ["check_meta", "new_version", "to_fact"]
@@ -21,10 +20,7 @@ def check_meta(**values: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in ("speaker", "source", "session"):
         out[key] = check_optional_name(values[key], key)
-    kind = values["kind"]
-    if kind is not None and (not isinstance(kind, str) or not kind.isidentifier()):
-        raise InvalidInput(f"kind must be a short word, not {kind!r}")
-    out["kind"] = kind  # None: classified per statement
+    out["kind"] = None if values["kind"] is None else check_kind(values["kind"])
     return out
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -13,8 +11,9 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from ._async import Closing, twin
-from ._bulk import prepare_item, remember_batch
+from ._bulk import prepare_item, remember_batch, repeat_of
 from ._bulk import remember_many as _remember_many
+from ._commit import commit
 from ._lifecycle import LifecycleMixin, recall_filter
 from ._recall import ConceptView, Ranker, ranked
 from ._statements import Analyser
@@ -25,12 +24,20 @@ from ._supersession import (
     replaced_facts,
     truncated,
 )
-from ._time import TICK, check_interval, require_aware
-from ._validate import check_id, check_namespace, check_optional_name, check_text
+from ._time import check_interval, require_aware
+from ._validate import (
+    check_count,
+    check_id,
+    check_ids,
+    check_kind,
+    check_namespace,
+    check_optional_name,
+    check_text,
+)
 from ._versions import check_meta, new_version, to_fact
 from .backends._port import Backend, ConceptEdge, NewFact, NewMessage, WriteBatch
 from .embeddings import as_embedder
-from .errors import InvalidInput, NotCurrent, NotFound, TimeRegression
+from .errors import InvalidInput, NotCurrent, NotFound
 from .extract import ConceptExtractor
 from .lifecycle import Lifecycle
 from .llm import as_llm
@@ -44,7 +51,6 @@ __all__ = ["MemoryStore"]
 
 R = TypeVar("R")
 Mode = Literal["hybrid", "recallm"]
-_RETRIES = 30
 
 
 def _new_id() -> str:
@@ -122,12 +128,21 @@ class MemoryStore(LifecycleMixin, Closing):
         auth: tuple[str, str] | None = None,
         database: str | None = None,
         driver: Any = None,
+        max_transaction_retry_time: float | None = None,
         **options: Any,
     ) -> MemoryStore:
-        """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close."""
+        """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close.
+        `max_transaction_retry_time` (seconds, URI only) bounds the driver's retries of a
+        failing transaction (the driver's default is 30 s)."""
         from .backends.neo4j import Neo4jBackend
 
-        backend = Neo4jBackend(uri, auth=auth, database=database, driver=driver)
+        backend = Neo4jBackend(
+            uri,
+            auth=auth,
+            database=database,
+            driver=driver,
+            max_transaction_retry_time=max_transaction_retry_time,
+        )
         return cls(backend, **options)
 
     @property
@@ -161,33 +176,7 @@ class MemoryStore(LifecycleMixin, Closing):
 
     # --- transaction time ---------------------------------------------------------------
     def _commit(self, namespace: str, at: datetime | None, build: Callable[[datetime], R]) -> R:
-        """Pick the transaction time, build the batch for it, and apply it atomically.
-
-        An implicit time is the engine's clock, moved just past the namespace's latest
-        transaction time; if a concurrent writer overtakes it, the call is rebuilt and retried.
-        """
-        explicit = _opt_time(at, "at")
-        for attempt in range(_RETRIES):
-            clock = self._backend.clock(namespace)
-            if explicit is not None:
-                when = explicit
-                if clock.last_tx is not None and when < clock.last_tx:
-                    raise TimeRegression(
-                        f"at={when.isoformat()} is earlier than namespace {namespace!r}'s "
-                        f"latest transaction time {clock.last_tx.isoformat()}"
-                    )
-            else:
-                when = clock.now
-                if clock.last_tx is not None and when <= clock.last_tx:
-                    when = clock.last_tx + TICK
-            try:
-                return build(when)
-            except TimeRegression:
-                if explicit is not None or attempt == _RETRIES - 1:
-                    raise
-                # A concurrent writer moved the namespace's clock past ours: back off, rebuild.
-                time.sleep(random.uniform(0, 0.002) * (attempt + 1))
-        raise AssertionError("unreachable")  # pragma: no cover
+        return commit(self._backend, namespace, at, build)
 
     # --- writes -------------------------------------------------------------------------
     def remember(
@@ -209,10 +198,15 @@ class MemoryStore(LifecycleMixin, Closing):
         resolved against `at` ("yesterday", "next month"); else it is `at`. `valid_to=None`
         means open; not given, a resolved range may set it. `kind` not given: each statement
         is classified (said, belief, preference, intent, plan, event), by the LLM if any.
+        A repeat (the text of a message id whose facts are already remembered) writes nothing
+        and returns those facts.
         """
         ns = check_namespace(namespace)
         meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
+        repeated = repeat_of(self, ns, item)
+        if repeated is not None:
+            return repeated
         statements = llm_kinds(self, self._analyser.analyse(item.text), meta["kind"])
         replaces = replaced_facts(self, ns, statements, item.at)
         summaries = concept_summaries(self, ns, statements, item.at)
@@ -236,12 +230,11 @@ class MemoryStore(LifecycleMixin, Closing):
         Each item is a text or a mapping with `text` and optionally `at`, `valid_from`,
         `valid_to`, `speaker`, `source` (or `id`), `session`, `kind` — the options of
         `remember`. Every item is validated before anything is written; explicit `at` times
-        must not go backwards. Returns the facts of each item, in order.
+        must not go backwards. An item whose message id already has facts with the same text
+        is skipped (re-running an import is idempotent). Returns the facts of each item.
         """
         ns = check_namespace(namespace)
-        if not isinstance(chunk, int) or chunk < 1:
-            raise InvalidInput("chunk must be a positive integer")
-        return _remember_many(self, items, ns, chunk)
+        return _remember_many(self, items, ns, check_count(chunk, "chunk"))
 
     def supersede(
         self,
@@ -263,6 +256,8 @@ class MemoryStore(LifecycleMixin, Closing):
         """
         text = check_text(text)
         lineage, current = self._current(fact)
+        if lineage.superseded_by:  # its current version is the copy ending at the successor
+            raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
         ns = lineage.namespace
         vf = _opt_time(valid_from, "valid_from")
         vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
@@ -313,6 +308,7 @@ class MemoryStore(LifecycleMixin, Closing):
         """
         lineage, current = self._current(fact)
         new_text = current.text if text is None else check_text(text)
+        kind = current.kind if kind is None else check_kind(kind)
         start = (
             current.valid_from if valid_from is None else require_aware(valid_from, "valid_from")
         )
@@ -323,7 +319,7 @@ class MemoryStore(LifecycleMixin, Closing):
             "source": current.source,
             "speaker": current.speaker,
             "session": current.session,
-            "kind": kind or current.kind,
+            "kind": kind,
             "said_at": None if text else current.said_at,
         }
         moved = moved_predecessor(self, lineage, current, start)
@@ -391,9 +387,10 @@ class MemoryStore(LifecycleMixin, Closing):
         return self._commit(ns, at, build)
 
     def forget(self, *, namespace: str | None = None, fact: str | None = None) -> int:
-        """Physically delete a namespace or one fact's lineage (texts, messages, concept links).
+        """Delete a namespace or one fact's lineage (texts, messages, concept links).
 
-        Unlike `retract`, nothing remains. Returns the number of nodes removed.
+        Unlike `retract`, no node remains (the embedded engine's file is not compacted: see
+        README, "Forgetting"). Returns the number of nodes removed.
         """
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
@@ -440,8 +437,7 @@ class MemoryStore(LifecycleMixin, Closing):
     ) -> str:
         """The recalled memories rendered as a prompt block within `max_tokens` (DESIGN §5);
         `kinds` and `include_archived` filter as in `recall`."""
-        if not isinstance(max_tokens, int) or max_tokens < 1:
-            raise InvalidInput("max_tokens must be a positive integer")
+        check_count(max_tokens, "max_tokens")
         b = self._basis(basis)
         where = recall_filter(kinds, include_archived)
         ranker = ranked(self, query, namespace, b, k, mode, where)
@@ -473,13 +469,13 @@ class MemoryStore(LifecycleMixin, Closing):
     ) -> tuple[list[Concept], list[ConceptEdge]]:
         """The concept nodes for `keys` (and `hops` around them) with the RELATED edges among
         them, ignoring the t_index window."""
-        ns = check_namespace(namespace)
-        return self._backend.concept_graph(ns, list(keys), hops=hops, window=2**62)
+        ns, checked = check_namespace(namespace), check_ids(keys, "concept key")
+        hops = check_count(hops, "hops", minimum=0)
+        return self._backend.concept_graph(ns, checked, hops=hops, window=2**62)
 
     def concepts(self, namespace: str = "default", *, limit: int = 200) -> list[Concept]:
         """A namespace's concepts, most recently updated first (for pictures and browsing)."""
-        if not isinstance(limit, int) or limit < 1:
-            raise InvalidInput("limit must be a positive integer")
+        limit = check_count(limit, "limit")
         return self._backend.concepts(check_namespace(namespace), limit)
 
     def history(self, fact: str) -> Lineage:
@@ -507,6 +503,7 @@ class MemoryStore(LifecycleMixin, Closing):
     ) -> list[Message]:
         """Stored raw messages, oldest first (the last `limit` if given)."""
         ns = check_namespace(namespace)
+        limit = None if limit is None else check_count(limit, "limit", minimum=0)
         return self._backend.messages(ns, check_optional_name(session, "session"), limit)
 
     def namespaces(self) -> list[str]:
@@ -532,7 +529,7 @@ class MemoryStore(LifecycleMixin, Closing):
         ns = check_namespace(namespace)
         if (session is None) == (ids is None):
             raise InvalidInput("delete_messages needs exactly one of session= or ids=")
-        checked = None if ids is None else [check_id(i, "message id") for i in ids]
+        checked = None if ids is None else check_ids(ids, "message id")
         return self._backend.delete_messages(ns, check_optional_name(session, "session"), checked)
 
     # --- helpers ------------------------------------------------------------------------

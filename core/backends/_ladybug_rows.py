@@ -1,20 +1,22 @@
-"""Row helpers of the embedded engine: batch planning and result rows as domain values."""
+"""Row helpers of the embedded engine: engine rows to domain values, and the write plan."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .._time import END_OF_TIME, to_utc
 from ..errors import TimeRegression
 from ..model import Fact
 from ._port import WriteBatch, WriteResult
+from ._rows import fact_from_row
 
-__all__ = ["fact_row", "open_time", "plan"]
+_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
+_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 
 
-def plan(
+def _plan(
     ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
 ) -> list[WriteResult]:
     """Each batch's transaction time (never before the previous one) and t_index."""
@@ -31,7 +33,12 @@ def plan(
     return results
 
 
-def open_time(value: datetime | None) -> datetime | None:
+def scoped(namespace: str, key: str) -> str:
+    """The engine id of a namespace-scoped node (concept, term, message)."""
+    return namespace + _SEP + key
+
+
+def _open(value: datetime | None) -> datetime | None:
     """Engine value to domain value: the END_OF_TIME sentinel means an open interval."""
     if value is None:
         return None
@@ -39,22 +46,5 @@ def open_time(value: datetime | None) -> datetime | None:
     return None if value >= END_OF_TIME else value
 
 
-def fact_row(row: Sequence[Any]) -> Fact:
-    return Fact(
-        id=row[1],
-        version_id=row[0],
-        namespace=row[2],
-        text=row[3],
-        valid_from=to_utc(row[4]),
-        valid_to=open_time(row[5]),
-        recorded_at=to_utc(row[6]),
-        superseded_at=open_time(row[7]),
-        version=int(row[8]),
-        source=row[9],
-        speaker=row[10],
-        session=row[11],
-        kind=row[12] or "said",
-        supersedes=row[13],
-        t_index=int(row[14] or 0),
-        said_at=to_utc(row[15]) if row[15] is not None else None,
-    )
+def _fact(row: Sequence[Any]) -> Fact:
+    return fact_from_row(row, to_utc, _open)

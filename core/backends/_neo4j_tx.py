@@ -19,6 +19,7 @@ Rows = list[list[Any]]
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 _UNLIMITED = 2**62
+_LOCK_ATTEMPTS = 3
 
 
 def scoped(namespace: str, key: str) -> str:
@@ -49,8 +50,7 @@ def _apply(tx: Any, batch: WriteBatch) -> int:
     Raising here rolls the transaction back; library errors are never retried by the driver.
     """
     ns = batch.namespace
-    last_tx, t_index, msg_seq = _run(tx, q.LOCK_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-    last_tx = _dt(last_tx)
+    last_tx, t_index, msg_seq = _lock_namespace(tx, ns)
     if last_tx > batch.at:
         raise TimeRegression(
             f"transaction time {batch.at.isoformat()} is earlier than namespace "
@@ -61,8 +61,8 @@ def _apply(tx: Any, batch: WriteBatch) -> int:
         closed = _run(tx, q.CLOSE_VERSIONS, params)[0][0]
         if closed != len(batch.close):
             raise NotCurrent("the fact's current version was closed by another write")
-    t_index = int(t_index) + (1 if batch.advance_t_index else 0)
-    msg_seq = _write_messages(tx, batch, int(msg_seq))
+    t_index = t_index + (1 if batch.advance_t_index else 0)
+    msg_seq = _write_messages(tx, batch, msg_seq)
     _write_facts(tx, batch, t_index)
     _write_concepts(tx, batch, t_index)
     _write_links(tx, batch)
@@ -79,6 +79,19 @@ def _apply(tx: Any, batch: WriteBatch) -> int:
     }
     _run(tx, q.UPDATE_NAMESPACE, params)
     return t_index
+
+
+def _lock_namespace(tx: Any, ns: str) -> tuple[datetime, int, int]:
+    """Take the namespace's write lock (creating it if needed); its last_tx, t_index, msg_seq.
+
+    If a concurrent `forget` deleted the node while this transaction waited for its lock, the
+    node is merged again: the write lands in a fresh namespace, counters from zero.
+    """
+    for _ in range(_LOCK_ATTEMPTS):
+        last_tx, t_index, msg_seq, gone = _run(tx, q.LOCK_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
+        if not gone:
+            return _dt(last_tx), int(t_index), int(msg_seq)
+    raise BackendError(f"namespace {ns!r} is being forgotten: the write was not applied; retry")
 
 
 def _write_summaries(tx: Any, batch: WriteBatch) -> None:

@@ -256,6 +256,11 @@ class Backend(Protocol):
         """Stored messages of a namespace (and session, if given), oldest first."""
         ...
 
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+        """For each given message id that facts were remembered from: (message id, message
+        text, version) for every version linked to the message."""
+        ...
+
     def sessions(self, namespace: str) -> list[str]:
         """The sessions that hold messages in a namespace, by first message."""
         ...

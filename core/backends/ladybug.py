@@ -10,7 +10,7 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,19 +19,11 @@ from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._ladybug_rows import fact_row, open_time, plan
+from ._ladybug_rows import _ZERO, _fact, _open, _plan, scoped
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
-
-_ZERO = datetime(1970, 1, 1, tzinfo=UTC)
-_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
-
-
-def scoped(namespace: str, key: str) -> str:
-    """The engine id of a namespace-scoped node (concept, term, message)."""
-    return namespace + _SEP + key
 
 
 class LadybugBackend(LifecycleOps):
@@ -134,7 +126,7 @@ class LadybugBackend(LifecycleOps):
             raise BackendError("apply_many takes batches of one namespace")
         with self._transaction():
             last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            results = plan(ns, to_utc(last_tx), int(t_index), batches)
+            results = _plan(ns, to_utc(last_tx), int(t_index), batches)
             steps = list(zip(batches, results, strict=True))
             self._write_versions(ns, steps)
             self._close_versions(steps)
@@ -327,7 +319,7 @@ class LadybugBackend(LifecycleOps):
         with self._transaction():
             return self._run(query, params)
 
-    _time = staticmethod(open_time)
+    _time = staticmethod(_open)
 
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)
@@ -347,20 +339,20 @@ class LadybugBackend(LifecycleOps):
         return Lineage(
             fact_id=fact_id,
             namespace=rows[0][16],
-            versions=tuple(fact_row(r) for r in rows),
+            versions=tuple(_fact(r) for r in rows),
             supersedes=rows[0][17],
             superseded_by=tuple(r[0] for r in successors),
         )
 
     def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
         params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
-        return [fact_row(r) for r in self._read(q.SNAPSHOT, params)]
+        return [_fact(r) for r in self._read(q.SNAPSHOT, params)]
 
     def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
         if known_at is None:
-            return [fact_row(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
+            return [_fact(r) for r in self._read(q.VERSIONS_ALL, {"ns": namespace})]
         params = {"ns": namespace, "known_at": known_at}
-        return [fact_row(r) for r in self._read(q.VERSIONS_KNOWN, params)]
+        return [_fact(r) for r in self._read(q.VERSIONS_KNOWN, params)]
 
     def concept_graph(
         self, namespace: str, keys: Sequence[str], *, hops: int, window: int
@@ -405,7 +397,7 @@ class LadybugBackend(LifecycleOps):
                     "limit": per_concept,
                     **where.params(),
                 }
-                out.extend((key, fact_row(r)) for r in self._run(q.MENTIONS_OF, params))
+                out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
         return out
 
     def keyword_search(
@@ -433,7 +425,7 @@ class LadybugBackend(LifecycleOps):
             scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
             best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
             facts = {
-                f.version_id: f for f in map(fact_row, self._run(q.VERSIONS_BY_ID, {"ids": best}))
+                f.version_id: f for f in map(_fact, self._run(q.VERSIONS_BY_ID, {"ids": best}))
             }
         return [(facts[vid], scores[vid]) for vid in best if vid in facts]
 
@@ -461,7 +453,7 @@ class LadybugBackend(LifecycleOps):
             "k": k,
             **where.params(),
         }
-        return [(fact_row(r), float(r[16])) for r in self._read(query, params)]
+        return [(_fact(r), float(r[16])) for r in self._read(query, params)]
 
     def concepts(self, namespace: str, limit: int) -> list[Concept]:
         rows = self._read(q.CONCEPTS_OF_NAMESPACE, {"ns": namespace, "limit": limit})
@@ -498,6 +490,10 @@ class LadybugBackend(LifecycleOps):
             )
             for r in rows
         ]
+
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+        rows = self._read(q.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
+        return [(r[16], r[17], _fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(q.SESSIONS, {"ns": namespace})]

@@ -231,6 +231,11 @@ MESSAGES_SESSION = (
     " m.namespace, m.session, m.role, m.text, m.at, m.seq ORDER BY m.seq"
 )
 
+# Every version linked to the given messages (re-imports skip what was remembered).
+REMEMBERED = (
+    "UNWIND $ids AS id MATCH (m:Message {id: id})<-[:FROM_MESSAGE]-(v:Version)"
+    " RETURN " + _V + ", m.msg_id, m.text"
+)
 SESSIONS = (
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.session IS NOT NULL"
     " RETURN m.session, min(m.seq) AS first ORDER BY first"

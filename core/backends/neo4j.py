@@ -32,6 +32,7 @@ from ._neo4j_tx import (
     scoped,
 )
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
+from ._rows import fact_from_row
 
 __all__ = ["Neo4jBackend"]
 
@@ -51,24 +52,7 @@ def _open(value: Any) -> datetime | None:
 
 
 def _fact(row: Sequence[Any]) -> Fact:
-    return Fact(
-        id=row[1],
-        version_id=row[0],
-        namespace=row[2],
-        text=row[3],
-        valid_from=_dt(row[4]),
-        valid_to=_open(row[5]),
-        recorded_at=_dt(row[6]),
-        superseded_at=_open(row[7]),
-        version=int(row[8]),
-        source=row[9],
-        speaker=row[10],
-        session=row[11],
-        kind=row[12] or "said",
-        supersedes=row[13],
-        t_index=int(row[14] or 0),
-        said_at=_dt(row[15]) if row[15] is not None else None,
-    )
+    return fact_from_row(row, _dt, _open)
 
 
 def _plain(value: Any) -> Any:
@@ -114,6 +98,9 @@ class Neo4jBackend(LifecycleOps):
         auth: credentials for `uri`, e.g. `("neo4j", "password")`.
         database: the database to use; None means the server's default.
         driver: an open `neo4j.Driver` the caller owns (never closed by `close()`).
+        max_transaction_retry_time: seconds the driver keeps retrying a transaction that
+            fails transiently (server down, leader switch); the driver's default is 30.
+            Only with `uri` (a caller's driver has its own setting).
     """
 
     name = "neo4j"
@@ -126,12 +113,17 @@ class Neo4jBackend(LifecycleOps):
         auth: Any = None,
         database: str | None = None,
         driver: Any = None,
+        max_transaction_retry_time: float | None = None,
     ) -> None:
         neo4j = _import_driver()
         if (uri is None) == (driver is None):
             raise ConfigurationError("give either a Neo4j URI or a driver, not both or neither")
-        if driver is not None and auth is not None:
-            raise ConfigurationError("auth goes with a URI; a caller's driver is already set up")
+        if driver is not None and (auth, max_transaction_retry_time) != (None, None):
+            raise ConfigurationError(
+                "auth and max_transaction_retry_time go with a URI; a caller's driver is "
+                "already set up"
+            )
+        options = _driver_options(max_transaction_retry_time)
         self._uri = None if uri is None else _safe_uri(uri)
         self._database = database
         self._owns_driver = driver is None
@@ -139,7 +131,7 @@ class Neo4jBackend(LifecycleOps):
         if uri is not None:
             uri, auth = _split_userinfo(uri, auth)
             try:
-                driver = neo4j.GraphDatabase.driver(uri, auth=auth)
+                driver = neo4j.GraphDatabase.driver(uri, auth=auth, **options)
             except (ValueError, self._exceptions.ConfigurationError) as e:
                 raise ConfigurationError(
                     f"cannot use Neo4j URI {self._uri}: {type(e).__name__}"
@@ -438,6 +430,10 @@ class Neo4jBackend(LifecycleOps):
             for r in rows
         ]
 
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+        rows = self._read(q.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
+        return [(r[16], r[17], _fact(r)) for r in rows]
+
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(q.SESSIONS, {"ns": namespace})]
 
@@ -498,6 +494,16 @@ class Neo4jBackend(LifecycleOps):
 
 
 # --- module helpers and transaction functions (each runs inside one managed transaction) -------
+def _driver_options(max_transaction_retry_time: object) -> dict[str, Any]:
+    """Driver settings from the backend's keyword options, checked."""
+    if max_transaction_retry_time is None:
+        return {}
+    value = max_transaction_retry_time
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e6:
+        raise ConfigurationError("max_transaction_retry_time must be a number of seconds >= 0")
+    return {"max_transaction_retry_time": float(value)}
+
+
 def _import_driver() -> Any:
     try:
         import neo4j

@@ -76,12 +76,15 @@ READ_NAMESPACE = (
 )
 # The first statement of every write: creates the namespace if needed and takes its write lock
 # (a real property change, removed again by UNLOCK/UPDATE_NAMESPACE), so concurrent writers of
-# one namespace serialize and read its counters only once they hold the lock.
+# one namespace serialize and read its counters only once they hold the lock. A writer that
+# waited for `forget` holds a deleted node whose counters read as null: the last column says so
+# and the writer merges again (a fresh namespace).
 LOCK_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
     " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
     " SET n._lock = true"
-    " RETURN coalesce(n.last_tx, $zero), coalesce(n.t_index, 0), coalesce(n.msg_seq, 0)"
+    " RETURN coalesce(n.last_tx, $zero), coalesce(n.t_index, 0), coalesce(n.msg_seq, 0),"
+    " n.t_index IS NULL"
 )
 UPDATE_NAMESPACE = (
     "MATCH (n:Namespace {name: $ns}) SET n.last_tx = $last_tx, n.t_index = $t_index,"
@@ -225,6 +228,11 @@ MESSAGES_SESSION = (
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.seq IS NOT NULL AND m.session = $session"
     " RETURN m.msg_id,"
     " m.namespace, m.session, m.role, m.text, " + _us("m.at") + ", m.seq ORDER BY m.seq"
+)
+# Every version linked to the given messages (re-imports skip what was remembered).
+REMEMBERED = (
+    "UNWIND $ids AS id MATCH (m:Message {id: id})<-[:FROM_MESSAGE]-(v:Version)"
+    " RETURN " + _V + ", m.msg_id, m.text"
 )
 SESSIONS = (
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.seq IS NOT NULL AND m.session IS NOT NULL"

@@ -219,8 +219,9 @@ def as_embedder(obj: object) -> Embedder:
     """
     if isinstance(obj, BaseEmbedder):
         return obj
-    if obj is None or isinstance(obj, type | str | bytes):
-        raise ConfigurationError(f"cannot use {obj!r} as an embedder (pass an instance)")
+    if obj is None or isinstance(obj, type | str | bytes):  # never echoed: a str may be a key
+        what = f"the class {obj.__name__}" if isinstance(obj, type) else type(obj).__name__
+        raise ConfigurationError(f"cannot use {what} as an embedder (pass an instance)")
     if isinstance(obj, Embedder):
         return _ProtocolEmbedder(obj)
     if _has_methods(obj, "embed_documents", "embed_query"):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
 
-from ..errors import InvalidInput
+from ..errors import BackendError, BitemporalError, InvalidInput
 
 __all__ = ["BaseEmbedder", "Embedder", "check_texts", "check_vectors", "unit_vector"]
+
+A = TypeVar("A")
 
 
 @runtime_checkable
@@ -141,14 +143,25 @@ class BaseEmbedder(ABC):
         items = check_texts(texts)
         if not items:
             return []
-        return self._accept(check_vectors(self._embed_raw(items), len(items), self._dim))
+        raw = self._provider(self._embed_raw, items)
+        return self._accept(check_vectors(raw, len(items), self._dim))
 
     def embed_query(self, text: str) -> list[float]:
         """Embeds one search query; returns a unit-length vector."""
         if not isinstance(text, str):
             raise InvalidInput(f"text must be a str, got {type(text).__name__}")
-        vector = unit_vector(self._embed_query_raw(text), where="query vector")
+        vector = unit_vector(self._provider(self._embed_query_raw, text), where="query vector")
         return self._accept([vector])[0]
+
+    def _provider(self, call: Callable[[A], object], arg: A) -> object:
+        """Calls the model or API; its failures (network, auth, quota) become `BackendError`,
+        named by type only: a provider's message may quote a key or the texts."""
+        try:
+            return call(arg)
+        except BitemporalError:
+            raise
+        except Exception as e:
+            raise BackendError(f"the embedder {self._name} failed: {type(e).__name__}") from e
 
     def _accept(self, vectors: list[list[float]]) -> list[list[float]]:
         """Fixes `dim` from the first vectors and rejects any later change of length."""

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from bitemporal_core import BitemporalError, ConfigurationError, MemoryStore
+from bitemporal_core import BackendError, BitemporalError, ConfigurationError, MemoryStore
 from bitemporal_core.extract import ConceptExtractor
 
 from ..conftest import neo4j_settings
@@ -186,12 +186,25 @@ def test_api_keys_of_llm_and_embedding_clients_are_never_shown(
     _assert_clean([*shown, *_log_text(debug_logs), out.out, out.err], key)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="as_embedder echoes a str given as the embedder (an API key passed by mistake) "
-    "in its ConfigurationError",
-)
 def test_an_api_key_passed_as_the_embedder_is_not_echoed() -> None:
+    """Found by this suite (the ConfigurationError quoted the str); fixed on branch issue9."""
     with pytest.raises(ConfigurationError) as info:
         MemoryStore.embedded(embedder="sk-test-" + SECRET)
     _assert_clean([_chain(info.value)])
+
+
+def test_an_embedding_provider_error_is_a_backend_error_that_quotes_nothing(
+    extractor: ConceptExtractor,
+) -> None:
+    """A provider's message may quote the key (e.g. "Incorrect API key provided: sk-..."):
+    the library's error names the exception type only (the cause stays chained)."""
+
+    def leaky(texts: list[str]) -> list[list[float]]:
+        raise PermissionError(f"Incorrect API key provided: sk-{SECRET}")
+
+    with MemoryStore.embedded(extractor=extractor, embedder=leaky) as store:
+        with pytest.raises(BackendError) as info:
+            store.remember("Alice visited Paris.", namespace="a")
+        assert "PermissionError" in str(info.value)
+        _assert_clean([str(info.value), repr(info.value)])
+        assert store.namespaces() == []
