@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ._statements import Analyser
+    from ._uses import UseRecorder
     from .backends._port import Backend, NewVersion, WriteResult
     from .llm import LLM
 
@@ -106,6 +107,7 @@ class LifecycleMixin:
         _analyser: Analyser
         _llm: LLM | None
         _lifecycle: Lifecycle
+        _uses: UseRecorder
 
         def _commit(
             self, namespace: str, at: datetime | None, build: Callable[[datetime], _R]
@@ -233,6 +235,7 @@ class LifecycleMixin:
         if policy.half_life is None:
             raise InvalidInput("prune needs a half_life (here or in the store's Lifecycle)")
         now = utcnow() if at is None else require_tx_time(at)
+        self._uses.flush()
         current = self._backend.snapshot(ns, now, now)
         usage = self._backend.usage(ns, [f.id for f in current])
         weak = [f for f in current if policy.strength(f, usage.get(f.id), now) < min_weight]

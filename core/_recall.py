@@ -10,6 +10,7 @@ import attrs
 
 from ._statements import Analyser
 from ._time import utcnow
+from ._uses import UseRecorder
 from ._validate import check_count, check_namespace, check_text
 from .backends._port import ALL, Backend, RecallFilter
 from .errors import InvalidInput
@@ -63,12 +64,14 @@ class Ranker:
         analyser: Analyser,
         params: RecallParams,
         lifecycle: Lifecycle | None = None,
+        uses: UseRecorder | None = None,
     ) -> None:
         self._backend = backend
         self._extractor = analyser.extractor
         self._embedder = analyser.embedder
         self._params = params
         self._lifecycle = lifecycle or Lifecycle()
+        self._uses = uses
         self._where = ALL
         self.last_view: ConceptView | None = None
         self.recall_hits: list[Hit] = []
@@ -158,7 +161,10 @@ class Ranker:
         self, fused: dict[str, float], facts: dict[str, Fact], namespace: str, now: datetime
     ) -> None:
         """Scale fused scores by each memory's decay and use (operational metadata)."""
-        usage = self._backend.usage(namespace, list({facts[v].id for v in fused}))
+        ids = list({facts[v].id for v in fused})
+        usage = (
+            self._uses.merged(namespace, ids) if self._uses else self._backend.usage(namespace, ids)
+        )
         for vid in fused:
             fact = facts[vid]
             fused[vid] *= self._lifecycle.rank_weight(fact, usage.get(fact.id), now)
@@ -280,16 +286,16 @@ def ranked(
     where: RecallFilter,
 ) -> Ranker:
     """A ranker that has run one recall of `store` (hits and the concept view they came from);
-    with reinforcement on, each hit counts one use."""
+    with reinforcement on, each hit counts one use (written behind, see `UseRecorder`)."""
     query = check_text(query, "query")
     ns, k = check_namespace(namespace), check_count(k, "k")
     if mode not in ("hybrid", "recallm"):
         raise InvalidInput(f"unknown recall mode {mode!r}")
     b = store._basis(basis)
     assert b.valid_at is not None and b.known_at is not None
-    ranker = Ranker(store._backend, store._analyser, store._params, store._lifecycle)
+    ranker = Ranker(store._backend, store._analyser, store._params, store._lifecycle, store._uses)
     hits = ranker.recall(query, ns, b.valid_at, b.known_at, k=k, mode=mode, where=where)
     if store._lifecycle.reinforce and hits:
-        store._backend.record_use(ns, [h.fact.id for h in hits], utcnow())
+        store._uses.add(ns, [h.fact.id for h in hits], utcnow())
     ranker.recall_hits = hits
     return ranker

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ import attrs
 from ._statements import Analysed
 from ._versions import new_version
 from .backends._port import NewVersion
+from .errors import BackendError
 from .llm import classify_kinds, contradictions, summarise
 from .model import Fact, Lineage
 
@@ -20,6 +22,8 @@ __all__ = ["llm_kinds", "llm_kinds_many", "moved_predecessor", "replaced_facts",
 
 if TYPE_CHECKING:
     from ._bulk import Item
+
+_log = logging.getLogger(__name__)
 
 
 def moved_predecessor(
@@ -60,10 +64,15 @@ def replaced_facts(
 
 def llm_kinds(store: MemoryStore, statements: list[Analysed], kind: str | None) -> list[Analysed]:
     """With an LLM and no explicit kind: the LLM's kind for each statement (the offline rule's
-    where its answer is unusable)."""
+    where its answer is unusable, or when the LLM cannot be reached: a kind is a label, not
+    worth failing a write for)."""
     if store._llm is None or kind is not None or not statements:
         return statements
-    answers = classify_kinds(store._llm, [st.text for st in statements])
+    try:
+        answers = classify_kinds(store._llm, [st.text for st in statements])
+    except BackendError as e:
+        _log.warning("statement kinds classified offline: %s", e)
+        return statements
     return [
         st if answer is None else attrs.evolve(st, kind=answer)
         for st, answer in zip(statements, answers, strict=True)

@@ -25,6 +25,7 @@ from ._supersession import (
     truncated,
 )
 from ._time import check_interval, require_aware
+from ._uses import UseRecorder
 from ._validate import (
     check_count,
     check_id,
@@ -103,6 +104,7 @@ class MemoryStore(LifecycleMixin, Closing):
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
             raise InvalidInput("lifecycle must be a Lifecycle")
         self._lifecycle = lifecycle or Lifecycle()
+        self._uses = UseRecorder(backend)
         self._analyser = Analyser(
             extractor=extractor,
             resolver=resolver,
@@ -170,7 +172,9 @@ class MemoryStore(LifecycleMixin, Closing):
         return f"MemoryStore({self._backend!r})"
 
     def close(self) -> None:
-        """Close the backend if this store owns it (a caller's driver is never closed)."""
+        """Write pending use counts; close the backend if this store owns it (a caller's
+        driver is never closed)."""
+        self._uses.flush()
         if self._owns_backend:
             self._backend.close()
 

@@ -7,7 +7,7 @@ no snapshot, history or timeline read looks at them. Each engine supplies its Cy
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -53,9 +53,10 @@ class LifecycleOps:
     def _time(value: Any) -> datetime | None:
         raise NotImplementedError
 
-    def record_use(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> None:
-        if fact_ids:
-            self._write(self._q.RECORD_USE, {"ns": namespace, "ids": list(fact_ids), "at": at})
+    def record_use(self, namespace: str, counts: Mapping[str, int], at: datetime) -> None:
+        rows = [{"id": k, "n": int(n)} for k, n in counts.items()]
+        if rows:
+            self._write(self._q.RECORD_USE, {"ns": namespace, "rows": rows, "at": at})
 
     def usage(self, namespace: str, fact_ids: Sequence[str]) -> dict[str, Usage]:
         if not fact_ids:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -288,8 +288,8 @@ class Backend(Protocol):
         ...
 
     # --- memory lifecycle: operational metadata, never part of what a basis sees ---------
-    def record_use(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> None:
-        """Count one use (recalled or injected) of each lineage, last used at `at`."""
+    def record_use(self, namespace: str, counts: Mapping[str, int], at: datetime) -> None:
+        """Add uses (recalled or injected) to lineages, last used at `at`."""
         ...
 
     def usage(self, namespace: str, fact_ids: Sequence[str]) -> dict[str, Usage]:

@@ -305,8 +305,8 @@ CITING_CURRENT = (
     " WHERE a.superseded_at = $eot RETURN DISTINCT a.id"
 )
 RECORD_USE = (
-    "UNWIND $ids AS i MATCH (f:Fact {id: i}) WHERE f.namespace = $ns"
-    " SET f.uses = coalesce(f.uses, 0) + 1, f.last_used = $at"
+    "UNWIND $rows AS r MATCH (f:Fact {id: r.id}) WHERE f.namespace = $ns"
+    " SET f.uses = coalesce(f.uses, 0) + r.n, f.last_used = $at"
 )
 USAGE = (
     "UNWIND $ids AS i MATCH (f:Fact {id: i}) WHERE f.namespace = $ns"

@@ -15,6 +15,8 @@ from bitemporal_core import (
     MemoryStore,
     NotFound,
 )
+from bitemporal_core._uses import UseRecorder
+from bitemporal_core.backends._port import Usage
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -187,15 +189,30 @@ def test_reinforcement_counts_uses_without_changing_what_is_true(store: MemorySt
     assert store.recall("lake", namespace="a", basis=now(2))[0].fact.id == new.id
     for _ in range(3):
         reinforcing.recall("cold", namespace="a", k=1, basis=now(2))
-    usage = store.backend.usage("a", [old.id, new.id])
-    assert usage[old.id].uses == 3 and usage[old.id].last_used is not None
-    assert new.id not in usage or usage[new.id].uses == 0
-    assert reinforcing.snapshot("a", basis=now(2)) == before
-    assert reinforcing.history(old.id).versions == store.history(old.id).versions
+    assert reinforcing._uses.pending("a")[old.id][0] == 3, "written behind"
     top = reinforcing.recall("lake", namespace="a", basis=now(2))[0]
     assert top.fact.id == old.id, "the often-used memory ranks first"
     reinforcing.context("lake", namespace="a", basis=now(2))
-    assert store.backend.usage("a", [old.id])[old.id].uses == 5
+    reinforcing.close()  # flushes the pending uses; the engine stays open (not owned)
+    usage = store.backend.usage("a", [old.id, new.id])
+    assert usage[old.id].uses == 5 and usage[old.id].last_used is not None
+    assert usage[new.id].uses == 2
+    assert reinforcing.snapshot("a", basis=now(2)) == before
+    assert reinforcing.history(old.id).versions == store.history(old.id).versions
+
+
+def test_use_counts_are_written_once_a_batch_is_due(store: MemoryStore) -> None:
+    (fact,) = store.remember("The lake is cold.", namespace="a", at=day(0))
+    recorder = UseRecorder(store.backend, batch=3, interval=3600)
+    recorder.add("a", [fact.id, fact.id], day(1))
+    assert store.backend.usage("a", [fact.id])[fact.id].uses == 0
+    assert recorder.merged("a", [fact.id])[fact.id] == Usage(uses=2, last_used=day(1))
+    recorder.add("a", [fact.id], day(2))  # the third use: one write
+    assert recorder.pending("a") == {}
+    assert store.backend.usage("a", [fact.id])[fact.id] == Usage(uses=3, last_used=day(2))
+    recorder.add("b", ["no-such-fact"], day(3))
+    recorder.flush()  # unknown lineages are ignored, other namespaces untouched
+    assert store.backend.usage("b", ["no-such-fact"]) == {}
 
 
 def test_prune_archives_weak_memories_out_of_default_recall_only(store: MemoryStore) -> None:
