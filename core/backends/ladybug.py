@@ -16,32 +16,16 @@ from typing import Any, cast
 
 from .. import _bm25 as bm25
 from .._time import END_OF_TIME, to_utc, utcnow
-from ..errors import BackendError, ConfigurationError, NotCurrent, TimeRegression
+from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
+from ._merge import check_closes, message_row, plan, vector_rows, version_row
 from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
 
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
-
-
-def _plan(
-    ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
-) -> list[WriteResult]:
-    """Each batch's transaction time (never before the previous one) and t_index."""
-    results = []
-    for b in batches:
-        if last_tx > b.at:
-            raise TimeRegression(
-                f"transaction time {b.at.isoformat()} is earlier than namespace "
-                f"{ns!r}'s latest ({last_tx.isoformat()})"
-            )
-        last_tx = b.at
-        t_index += 1 if b.advance_t_index else 0
-        results.append(WriteResult(at=b.at, t_index=t_index))
-    return results
 
 
 def scoped(namespace: str, key: str) -> str:
@@ -181,7 +165,8 @@ class LadybugBackend:
             raise BackendError("apply_many takes batches of one namespace")
         with self._transaction():
             last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            results = _plan(ns, to_utc(last_tx), int(t_index), batches)
+            results = plan(ns, to_utc(last_tx), int(t_index), batches)
+            check_closes(batches)
             steps = list(zip(batches, results, strict=True))
             self._write_versions(ns, steps)
             self._close_versions(steps)
@@ -213,40 +198,24 @@ class LadybugBackend:
     def _write_versions(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         lineage = {f.id: f.supersedes for b, _ in steps for f in b.facts}
         rows = [
-            {
-                "id": v.version_id,
-                "fact_id": v.fact_id,
-                "fact_supersedes": lineage.get(v.fact_id),
-                "text": v.text,
-                "valid_from": v.valid_from,
-                "valid_to": v.valid_to or END_OF_TIME,
-                "version": v.version,
-                "said_at": v.said_at or b.at,
-                "source": v.source,
-                "speaker": v.speaker,
-                "session": v.session,
-                "kind": v.kind,
-                "supersedes": v.supersedes,
-                "length": v.length,
-                "at": b.at,
-                "t_index": r.t_index,
-            }
+            {**version_row(v, b.at, r.t_index), "fact_supersedes": lineage.get(v.fact_id)}
             for b, r in steps
             for v in b.versions
         ]
         params = {"ns": ns, "eot": END_OF_TIME}
+        first: dict[str, str] = {}  # a new fact is created with its first version
+        for b, _ in steps:
+            for v in b.versions:
+                if v.fact_id in lineage:
+                    first.setdefault(v.fact_id, v.version_id)
+        creating = set(first.values())
         for statement, chosen in (
-            (q.WRITE_NEW_FACTS, [r for r in rows if r["fact_id"] in lineage]),
-            (q.WRITE_VERSIONS, [r for r in rows if r["fact_id"] not in lineage]),
+            (q.WRITE_NEW_FACTS, [r for r in rows if r["id"] in creating]),
+            (q.WRITE_VERSIONS, [r for r in rows if r["id"] not in creating]),
         ):
             if chosen:
                 self._run(statement, {**params, "rows": chosen})
-        vectors = [
-            {"id": v.version_id, "embedding": list(v.embedding)}
-            for b, _ in steps
-            for v in b.versions
-            if v.embedding is not None
-        ]
+        vectors = vector_rows([b for b, _ in steps])
         if vectors:
             self._run(q.SET_EMBEDDINGS, {"rows": vectors})
         links = [{"id": f, "supersedes": s} for f, s in lineage.items() if s]
@@ -341,18 +310,8 @@ class LadybugBackend:
                     continue  # a message is stored once; its versions are linked below
                 seen.add(m.id)
                 seq += 1
-                rows.append(
-                    {
-                        "id": scoped(ns, m.id),
-                        "msg_id": m.id,
-                        "session": m.session,
-                        "role": m.role,
-                        "text": m.text,
-                        "seq": seq,
-                        "at": b.at,
-                        "versions": by_message.pop(m.id, []),
-                    }
-                )
+                row = message_row(scoped(ns, m.id), m, seq, b.at)
+                rows.append({**row, "versions": by_message.pop(m.id, [])})
         if rows:
             self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
         # Versions whose message an earlier call stored (new versions of an old statement).
