@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,6 +20,7 @@ from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
+from ._ladybug_mentions import MentionIndex, visible
 from ._merge import check_closes, message_row, plan, vector_rows, version_row
 from ._port import Clock, ConceptEdge, WriteBatch, WriteResult
 
@@ -100,6 +102,7 @@ class LadybugBackend:
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
+        self._mention_index = MentionIndex()
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -185,6 +188,11 @@ class LadybugBackend:
             }
             self._run(q.UPDATE_NAMESPACE, params)
         self._clocks[ns] = (last, results[-1].t_index)
+        for b in batches:  # committed: the mention index learns the new mentions
+            for v in b.versions:
+                for key, _ in v.concepts:
+                    end = v.valid_to or END_OF_TIME
+                    self._mention_index.add(scoped(ns, key), v.version_id, v.valid_from, b.at, end)
         return results
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
@@ -382,17 +390,37 @@ class LadybugBackend:
         known_at: datetime,
         per_concept: int,
     ) -> list[tuple[str, Fact]]:
-        out: list[tuple[str, Fact]] = []
+        """Newest first from the mention index; candidates are read in rounds (twice what is
+        wanted, then four times more) until each concept has `per_concept` visible ones."""
+        found: dict[str, list[Fact]] = {key: [] for key in keys}
         with self._lock:
-            for key in keys:
-                params = {
-                    "id": scoped(namespace, key),
-                    "valid_at": valid_at,
-                    "known_at": known_at,
-                    "limit": per_concept,
-                }
-                out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
-        return out
+            walks = {
+                key: self._newest_mentions(scoped(namespace, key), valid_at, known_at)
+                for key in found
+            }
+            batch = 2 * per_concept
+            while walks:
+                wanted = {key: list(islice(walk, batch)) for key, walk in walks.items()}
+                ids = list(dict.fromkeys(vid for got in wanted.values() for vid in got))
+                rows = {r[0]: r for r in self._run(q.VERSIONS_BY_ID, {"ids": ids})} if ids else {}
+                for key, got in wanted.items():
+                    facts = found[key]
+                    facts.extend(
+                        f
+                        for f in (_fact(rows[v]) for v in got if v in rows)
+                        if visible(f, valid_at, known_at)
+                    )
+                    del facts[per_concept:]
+                    if len(facts) >= per_concept or len(got) < batch:
+                        del walks[key]
+                batch *= 4
+        return [(key, fact) for key in keys for fact in found[key]]
+
+    def _newest_mentions(self, cid: str, valid_at: datetime, known_at: datetime) -> Iterator[str]:
+        mentions = self._mention_index.get(cid)
+        if mentions is None:
+            mentions = self._mention_index.load(cid, self._run(q.MENTION_TIMES, {"id": cid}))
+        return mentions.newest(valid_at, known_at)
 
     def keyword_search(
         self,
@@ -404,14 +432,20 @@ class LadybugBackend:
     ) -> list[tuple[Fact, float]]:
         if not terms:
             return []
-        ids = [scoped(namespace, t) for t in terms]
+        basis = {"valid_at": valid_at, "known_at": known_at}
         with self._lock:
-            df = {r[0]: int(r[1]) for r in self._run(q.TERM_DF, {"ids": ids})}
-            chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
-            if not chosen:
+            df = {
+                r[0]: int(r[1])
+                for t in dict.fromkeys(terms)
+                for r in self._run(q.TERM_DF, {"id": scoped(namespace, t)})
+            }
+            rows = [
+                (r[0], int(r[1] or 0), r[2], int(r[3]))
+                for t in bm25.choose_terms(df)
+                for r in self._run(q.POSTINGS, {**basis, "id": scoped(namespace, t)})
+            ]
+            if not rows:
                 return []
-            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at}
-            rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in self._run(q.POSTINGS, params)]
             stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
             n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
             scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
@@ -502,6 +536,7 @@ class LadybugBackend:
         removed = 0
         with self._lock, self._transaction():
             self._clocks.pop(namespace, None)
+            self._mention_index.clear()
             for statement in (
                 q.FORGET_NS_VERSIONS,
                 q.FORGET_NS_FACTS,
@@ -517,6 +552,7 @@ class LadybugBackend:
 
     def forget_fact(self, fact_id: str) -> int:
         with self._transaction():
+            self._mention_index.clear()
             rows = self._run(q.FACT_TOUCHES, {"id": fact_id})
             if not rows or not rows[0][0]:
                 return 0

@@ -162,24 +162,26 @@ CONCEPTS_BY_ID = (
     "UNWIND $ids AS i MATCH (c:Concept {id: i}) RETURN c.id, c.key, c.display, c.t_index"
 )
 NEIGHBOURS = (
-    "UNWIND $ids AS i MATCH (s:Concept {id: i})-[:RELATED]-(c:Concept)"
-    " WHERE c.t_index >= $low AND c.t_index <= $high"
+    "MATCH (s:Concept)-[:RELATED]-(c:Concept) WHERE s.id IN $ids"
+    " AND c.t_index >= $low AND c.t_index <= $high"
     " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
 )
 EDGES_AMONG = (
-    "UNWIND $ids AS i MATCH (a:Concept {id: i})-[e:RELATED]->(b:Concept) WHERE b.id IN $ids"
+    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
     " RETURN a.key, b.key, e.strength, e.t_index"
 )
-MENTIONS_OF = (
-    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE "
-    + _VISIBLE
-    + " RETURN "
-    + _V
-    + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
+# LadybugDB plans `UNWIND $ids ... MATCH (x {id: i})-[...]-(y)` as a hash join over the whole
+# relationship table, and a WHERE on the far node of a MATCH as a scan of its table: reads that
+# start from ids take one id per statement (a primary-key lookup, then the adjacency list), and
+# filter the far nodes after a WITH.
+# Every mention of a concept with its version's immutable times (the engine's mention index).
+MENTION_TIMES = (
+    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version)"
+    " RETURN v.id, v.valid_from, v.recorded_at, v.valid_to"
 )
-TERM_DF = "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
+TERM_DF = "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
 POSTINGS = (
-    "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(v:Version) WHERE "
+    "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(v:Version) WITH t, h, v WHERE "
     + _VISIBLE
     + " RETURN v.id, v.length, t.stem, h.tf"
 )
