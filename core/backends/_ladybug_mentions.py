@@ -79,8 +79,13 @@ class MentionIndex:
     def load(self, cid: str, rows: Sequence[Sequence[Any]]) -> _Mentions:
         """Index a concept from rows (version id, valid_from, recorded_at, valid_to)."""
         mentions = _Mentions()
-        for vid, vf, rec, vt in rows:
-            mentions.add(str(vid), to_utc(vf), to_utc(rec), to_utc(vt))
+        ordered = sorted(
+            ((_us(to_utc(vf)), _us(to_utc(rec)), str(vid)), _us(to_utc(vt)))
+            for vid, vf, rec, vt in rows
+        )
+        mentions.keys = [key for key, _ in ordered]
+        mentions.valid_to = [end for _, end in ordered]
+        mentions.ids = [key[2] for key in mentions.keys]
         self._concepts[cid] = mentions
         self._entries += len(mentions.ids)
         while self._entries > self._max and len(self._concepts) > 1:

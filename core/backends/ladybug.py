@@ -370,8 +370,11 @@ class LadybugBackend:
             for cid, _key, _display, t in starts:
                 frontier = [cid]
                 for _ in range(hops):
-                    params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
-                    rows = self._run(q.NEIGHBOURS, params)
+                    params = {"low": int(t) - window, "high": int(t), "limit": 800}
+                    if len(frontier) == 1:
+                        rows = self._run(q.NEIGHBOURS_OF_ONE, {**params, "id": frontier[0]})
+                    else:
+                        rows = self._run(q.NEIGHBOURS, {**params, "ids": frontier})
                     frontier = [r[0] for r in rows if r[0] not in found]
                     for nid, nkey, ndisplay, nt in rows:
                         found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))

@@ -166,6 +166,11 @@ NEIGHBOURS = (
     " AND c.t_index >= $low AND c.t_index <= $high"
     " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
 )
+NEIGHBOURS_OF_ONE = (
+    "MATCH (s:Concept {id: $id})-[:RELATED]-(c:Concept) WITH DISTINCT c"
+    " WHERE c.t_index >= $low AND c.t_index <= $high"
+    " RETURN c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+)
 EDGES_AMONG = (
     "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
     " RETURN a.key, b.key, e.strength, e.t_index"
