@@ -5,7 +5,9 @@ Usage: benchmarks/bench_scale.py [--engines ladybug,neo4j] [--sizes 1000,10000,1
 [--queries 200] [--embeddings] [--quick] [--budget ladybug=1800,neo4j-emb=600]. Each (engine,
 embeddings) run is a subprocess (peak RSS per run). Unless --neo4j-uri is given, a private Neo4j
 (port 7696, run dir /tmp/bench-neo4j, fresh data dir) is started and stopped here. A size that
-does not fit the run's ingest budget (--budget) is reported as not measured.
+does not fit the run's ingest budget (--budget) is reported as not measured. --save-runs DIR keeps
+each run's JSON; --add-runs a.json,b.json reports runs of earlier invocations beside these (each
+with its own commit and load average).
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ NS, NS_SINGLE, CHUNK, SINGLE_CALLS = "bench", "bench-single", 500, 300
 ASOF = {1: "Quillon", 10: "Brevanth", 100: "Zarquod"}  # versions -> lineage subject
 PORT_CALLS = {"concept_graph", "mentions", "keyword_search", "postings", "vector_search", "clock"}
 PORT_CALLS |= {"summaries", "sentences"}
-SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan"}
 Json = dict[str, Any]
 
 
@@ -246,7 +247,7 @@ def run_worker(cfg: Json) -> Json:
     res: Json = {"engine": cfg["engine"], "emb": cfg["emb"], "describe": store.describe()}
     git = ["git", "-C", str(ROOT), "describe", "--always", "--dirty"]
     res["commit"] = subprocess.run(git, capture_output=True, text=True).stdout.strip()
-    res.update(sizes=[], not_measured=[], queries=len(queries))
+    res.update(sizes=[], not_measured=[], queries=len(queries), load=loadavg())
     if not cfg["emb"]:
         res["single"] = bench_single(store, heldout[len(queries) :])
     run: Json = {"stream": stream, "pos": 0, "facts": 0, "ingest_s": 0.0, "disks": disks}
@@ -266,77 +267,21 @@ def run_worker(cfg: Json) -> Json:
         Path(cfg["out"]).write_text(json.dumps(res, default=str))  # kept if a later step fails
         print(f"{name} {run['facts']:,} facts measured", flush=True)
     if cfg["engine"] == "neo4j" and res["sizes"]:
-        res["profile"] = profile_cypher(cfg, store, queries, embedder, run["facts"])
+        from _neo4j_profile import profile_cypher
+
+        res["profile"] = profile_cypher(cfg, AUTH, store, queries, embedder, run["facts"])
+        res["neo4j_server"] = machine_info(cfg["neo4j_uri"])["neo4j_server"]
     if embedder is not None:
         vectors.write_bytes(pickle.dumps(embedder.cache))
     store.close()
     if cfg["engine"] == "ladybug":
         res["closed_mb"] = size_mb(disks[0][1])
+    res["load"] += f" at start, {loadavg()} at end"
     return res
 
 
-def profile_statements(store: Any, query: str, embedder: Any) -> dict[str, tuple[str, Json]]:
-    """The recall statements with the parameters a real recall of `query` would use."""
-    from bitemporal_core.backends import neo4j_cypher as q
-    from bitemporal_core.backends.neo4j import scoped
-    from bitemporal_core.extract import content_terms
-    from bitemporal_core.recallm import RecallParams
-
-    p, now = RecallParams(), datetime.now(UTC)
-    base = {"ns": NS, "valid_at": now, "known_at": now}
-    view = store.concepts_for(query, namespace=NS)
-    ids = [scoped(NS, c.key) for c in view.concepts]
-    essential = [scoped(NS, k) for k in view.essential] or ids[:1]
-    nodes, _ = store.concept_graph(list(view.essential), namespace=NS)
-    top = max((c.t_index for c in nodes), default=0)
-    terms = [scoped(NS, t) for t in content_terms(query)]
-    vec = embedder.embed_query(query) if embedder is not None else None
-    params = {
-        "CONCEPTS_BY_ID": {"ids": essential},
-        "NEIGHBOURS": {"ids": essential, "low": top - p.window, "high": top, "limit": 800},
-        "EDGES_AMONG": {"ids": ids},
-        "MENTIONS_OF": {**base, "ids": ids, "limit": p.per_concept},
-        "SUMMARIES_KNOWN": {"ids": ids, "known_at": now},
-        "TERM_DF": {"ids": terms},
-        "POSTINGS": {**base, "ids": terms},
-        "VERSIONS_BY_ID": {"ids": [f.version_id for f in store.snapshot(NS)[:30]]},
-        "SNAPSHOT": base,
-        "VECTOR_QUERY": {**base, "vector": vec, "fetch": 100, "k": 30},
-        "VECTOR_EXACT": {**base, "vector": vec, "k": 30},
-    }
-    return {  # the constants this version of the engine has (vector ones with embeddings)
-        name: (getattr(q, name), args)
-        for name, args in params.items()
-        if hasattr(q, name) and (vec is not None or "VECTOR" not in name)
-    }
-
-
-def profile_cypher(cfg: Json, store: Any, queries: list[str], embedder: Any, facts: int) -> Json:
-    import neo4j
-
-    two = (x for x in queries if len(store.concepts_for(x, namespace=NS).essential) > 1)
-    query = next(two, queries[0])
-    out: Json = {"query": query, "facts": facts, "statements": {}}
-    with (
-        neo4j.GraphDatabase.driver(cfg["neo4j_uri"], auth=AUTH) as driver,
-        driver.session(notifications_min_severity="OFF") as session,
-    ):
-        for name, (text, params) in profile_statements(store, query, embedder).items():
-            result = session.run("PROFILE " + text, params)
-            rows = len(list(result))
-            ops, hits, scans, stack = [], 0, [], [result.consume().profile]
-            while stack:
-                node = stack.pop()
-                stack.extend(node.get("children", []))
-                op, hits = node["operatorType"].split("@")[0], hits + int(node.get("dbHits", 0))
-                details = str(node.get("args", {}).get("Details", ""))[:90]
-                if "Index" in op or (op == "ProcedureCall" and "vector" in details):
-                    ops.append(f"{op}: {details}")
-                if op in SCANS or op.endswith("TypeScan"):
-                    scans.append(op)
-            out["statements"][name] = {"index_ops": ops, "db_hits": hits, "scans": scans}
-            out["statements"][name]["rows"] = rows
-    return out
+def loadavg() -> str:
+    return " / ".join(f(x, 2) for x in os.getloadavg())
 
 
 def f(x: Any, digits: int = 1) -> str:
@@ -486,7 +431,8 @@ def render(info: Json, runs: list[Json]) -> str:
     fields = {
         **{k: v for k, v in info.items() if isinstance(v, str | int)},
         "describe": "\n".join(
-            f"- {tag(r)}: commit {r.get('commit', '?')}, `{r.get('describe', 'failed')}`"
+            f"- {tag(r)}: commit {r.get('commit', '?')}, load {r.get('load', '-')}, "
+            f"`{r.get('describe', 'failed')}`"
             for r in runs
         ),
         "queries": next((r["queries"] for r in runs if "queries" in r), "?"),
@@ -555,6 +501,8 @@ def main() -> None:
     ap.add_argument("--budget", default="", help="ingest s per run: ladybug=S,neo4j-emb=S,...")
     ap.add_argument("--neo4j-uri", default=None, help="use this server instead of a private one")
     ap.add_argument("--results", default=str(ROOT / "benchmarks" / "RESULTS.md"))
+    ap.add_argument("--save-runs", default=None, help="keep each run's JSON in this directory")
+    ap.add_argument("--add-runs", default="", help="run JSONs of earlier invocations to report")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -567,7 +515,7 @@ def main() -> None:
     budgets.update({e + "-emb": budgets.get(e, 900) for e in ("ladybug", "neo4j")})
     budgets.update((k, int(v)) for k, v in (b.split("=") for b in args.budget.split(",") if b))
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    load0, started = " / ".join(f(x, 2) for x in os.getloadavg()), time.monotonic()
+    load0, started = loadavg(), time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     uri, pid, data = args.neo4j_uri, None, None
     if "neo4j" in engines and uri is None:
@@ -586,7 +534,15 @@ def main() -> None:
         if pid is not None:
             neo4j_sh("stop")
         shutil.rmtree(workdir, ignore_errors=True)
-    info.update(load_start=load0, load_end=" / ".join(f(x, 2) for x in os.getloadavg()))
+    if args.save_runs:
+        for r in runs:
+            name = f"{r['engine']}{'-emb' if r['emb'] else ''}.json"
+            Path(args.save_runs, name).write_text(json.dumps(r, default=str))
+    runs += [json.loads(Path(p).read_text()) for p in args.add_runs.split(",") if p]
+    info.update(load_start=load0, load_end=loadavg())
+    servers = [r["neo4j_server"] for r in runs if r.get("neo4j_server")]
+    if info["neo4j_server"] == "-" and servers:
+        info["neo4j_server"] = servers[0]
     info.update(wall=f((time.monotonic() - started) / 60), date=f"{datetime.now(UTC):%F %H:%M}")
     info["command"] = " ".join(["benchmarks/bench_scale.py", *sys.argv[1:]])
     text = render(info, runs)

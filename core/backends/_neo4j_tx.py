@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import uuid
-from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .._time import END_OF_TIME, to_utc
-from ..errors import BackendError, NotCurrent, TimeRegression
+from ..errors import BackendError, NotCurrent
 from ..model import Concept
 from . import neo4j_cypher as q
 from ._lifecycle import abstract_rows
-from ._port import WriteBatch
+from ._merge import (
+    check_closes,
+    concept_rows,
+    message_row,
+    plan,
+    relate_rows,
+    vector_rows,
+    version_row,
+)
+from ._port import WriteBatch, WriteResult
 
 Rows = list[list[Any]]
+Steps = list[tuple[WriteBatch, WriteResult]]
 
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
@@ -44,41 +54,42 @@ def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
     return rows
 
 
-def _apply(tx: Any, batch: WriteBatch) -> int:
-    """Check the batch's preconditions under the namespace lock and write it; the new t_index.
+def _apply_many(tx: Any, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+    """Check the batches' preconditions under the namespace lock and write them, merged into a
+    handful of statements (each row with its own batch's time and t_index).
 
     Raising here rolls the transaction back; library errors are never retried by the driver.
     """
-    ns = batch.namespace
+    ns = batches[0].namespace
     last_tx, t_index, msg_seq = _lock_namespace(tx, ns)
-    if last_tx > batch.at:
-        raise TimeRegression(
-            f"transaction time {batch.at.isoformat()} is earlier than namespace "
-            f"{ns!r}'s latest ({last_tx.isoformat()})"
-        )
-    if batch.close:
-        params = {"ids": list(batch.close), "eot": END_OF_TIME, "at": batch.at}
-        closed = _run(tx, q.CLOSE_VERSIONS, params)[0][0]
-        if closed != len(batch.close):
-            raise NotCurrent("the fact's current version was closed by another write")
-    t_index = t_index + (1 if batch.advance_t_index else 0)
-    msg_seq = _write_messages(tx, batch, msg_seq)
-    _write_facts(tx, batch, t_index)
-    _write_concepts(tx, batch, t_index)
-    _write_links(tx, batch)
-    _write_summaries(tx, batch)
-    if links := abstract_rows([batch]):
+    results = plan(ns, last_tx, t_index, batches)
+    check_closes(batches)
+    steps = list(zip(batches, results, strict=True))
+    _write_facts(tx, ns, steps)
+    _close_versions(tx, steps)
+    msg_seq = _write_messages(tx, ns, steps, msg_seq)
+    _write_concepts(tx, ns, steps)
+    _write_links(tx, ns, batches)
+    for b in batches:  # in order: a later batch's summary replaces an earlier one's
+        _write_summaries(tx, b)
+    if links := abstract_rows(batches):
         _run(tx, q.WRITE_ABSTRACTS, {"rows": links})
     params = {
         "ns": ns,
-        "last_tx": max(last_tx, batch.at),
-        "t_index": t_index,
+        "last_tx": max(last_tx, results[-1].at),
+        "t_index": results[-1].t_index,
         "msg_seq": msg_seq,
-        "n_versions": len(batch.versions),
-        "length": sum(v.length for v in batch.versions),
+        "n_versions": sum(len(b.versions) for b in batches),
+        "length": sum(v.length for b in batches for v in b.versions),
     }
     _run(tx, q.UPDATE_NAMESPACE, params)
-    return t_index
+    return results
+
+
+def _close_versions(tx: Any, steps: Steps) -> None:
+    rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
+    if rows and _run(tx, q.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0] != len(rows):
+        raise NotCurrent("the fact's current version was closed by another write")
 
 
 def _lock_namespace(tx: Any, ns: str) -> tuple[datetime, int, int]:
@@ -111,103 +122,67 @@ def _write_summaries(tx: Any, batch: WriteBatch) -> None:
         _run(tx, q.WRITE_SUMMARIES, {"rows": rows, "ns": batch.namespace, "eot": END_OF_TIME})
 
 
-def _write_messages(tx: Any, batch: WriteBatch, seq: int) -> int:
-    if not batch.messages:
-        return seq
+def _write_messages(tx: Any, ns: str, steps: Steps, seq: int) -> int:
+    """Messages in order; one already stored (or repeated in the chunk) is kept as it is."""
     rows = []
-    for m in batch.messages:
-        seq += 1
-        rows.append(
-            {
-                "id": scoped(batch.namespace, m.id),
-                "msg_id": m.id,
-                "session": m.session,
-                "role": m.role,
-                "text": m.text,
-                "seq": seq,
-            }
-        )
-    _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": batch.namespace, "at": batch.at})
+    for b, _ in steps:
+        for m in b.messages:
+            seq += 1
+            rows.append(message_row(scoped(ns, m.id), m, seq, b.at))
+    if rows:
+        _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": ns})
     return seq
 
 
-def _write_facts(tx: Any, batch: WriteBatch, t_index: int) -> None:
-    ns, at = batch.namespace, batch.at
-    if batch.facts:
-        rows = [{"id": f.id, "supersedes": f.supersedes} for f in batch.facts]
-        _run(tx, q.MERGE_FACTS, {"rows": rows, "ns": ns, "at": at})
-        links = [r for r in rows if r["supersedes"]]
+def _write_facts(tx: Any, ns: str, steps: Steps) -> None:
+    facts = [
+        {"id": f.id, "supersedes": f.supersedes, "at": b.at} for b, _ in steps for f in b.facts
+    ]
+    if facts:
+        _run(tx, q.MERGE_FACTS, {"rows": facts, "ns": ns})
+        links = [r for r in facts if r["supersedes"]]
         if links:
             _run(tx, q.LINK_SUPERSEDES, {"rows": links})
-    if batch.versions:
-        vrows: list[dict[str, Any]] = [
-            {
-                "id": v.version_id,
-                "fact_id": v.fact_id,
-                "text": v.text,
-                "valid_from": v.valid_from,
-                "valid_to": v.valid_to or END_OF_TIME,
-                "version": v.version,
-                "said_at": v.said_at or at,
-                "source": v.source,
-                "speaker": v.speaker,
-                "session": v.session,
-                "kind": v.kind,
-                "supersedes": v.supersedes,
-                "length": v.length,
-            }
-            for v in batch.versions
-        ]
-        params = {"rows": vrows, "ns": ns, "at": at, "eot": END_OF_TIME, "t_index": t_index}
-        _run(tx, q.MERGE_VERSIONS, params)
-        vectors = [
-            {"id": v.version_id, "embedding": list(v.embedding)}
-            for v in batch.versions
-            if v.embedding is not None
-        ]
-        if vectors:
-            _run(tx, q.SET_EMBEDDINGS, {"rows": vectors})
+    versions = [version_row(v, b.at, r.t_index) for b, r in steps for v in b.versions]
+    if versions:
+        _run(tx, q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})
+    vectors = vector_rows([b for b, _ in steps])
+    if vectors:
+        _run(tx, q.SET_EMBEDDINGS, {"rows": vectors})
 
 
-def _write_concepts(tx: Any, batch: WriteBatch, t_index: int) -> None:
-    ns = batch.namespace
-    displays = {key: display for v in batch.versions for key, display in v.concepts}
-    displays.update(dict(batch.concepts))
-    if displays:
-        rows = [{"id": scoped(ns, k), "key": k, "display": d} for k, d in displays.items()]
-        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns, "t_index": t_index})
-    if batch.concepts:
-        ids = [scoped(ns, k) for k, _ in batch.concepts]
-        _run(tx, q.TOUCH_CONCEPTS, {"ids": ids, "t_index": t_index})
-    if batch.relate:
-        counts = Counter(batch.relate)
-        rows2 = [{"a": scoped(ns, a), "b": scoped(ns, b), "n": n} for (a, b), n in counts.items()]
-        _run(tx, q.RELATE_CONCEPTS, {"rows": rows2, "t_index": t_index})
+def _write_concepts(tx: Any, ns: str, steps: Steps) -> None:
+    rows = concept_rows(steps)
+    if rows:
+        for row in rows:
+            row["id"] = scoped(ns, row["key"])
+        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns})
+    pairs = relate_rows(steps)
+    if pairs:
+        for row in pairs:
+            row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
+        _run(tx, q.RELATE_CONCEPTS, {"rows": pairs})
 
 
-def _write_links(tx: Any, batch: WriteBatch) -> None:
-    ns = batch.namespace
+def _write_links(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
+    versions = [v for b in batches for v in b.versions]
     mentions = [
-        {"v": v.version_id, "c": scoped(ns, key)}
-        for v in batch.versions
-        for key in dict(v.concepts)
+        {"v": v.version_id, "c": scoped(ns, key)} for v in versions for key in dict(v.concepts)
     ]
     if mentions:
         _run(tx, q.LINK_MENTIONS, {"rows": mentions})
-    terms = {stem for v in batch.versions for stem, _ in v.terms}
+    terms = {stem for v in versions for stem, _ in v.terms}
     if terms:
         rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
         _run(tx, q.MERGE_TERMS, {"rows": rows, "ns": ns})
         links = [
             {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
-            for v in batch.versions
+            for v in versions
             for stem, tf in v.terms
         ]
         _run(tx, q.LINK_TERMS, {"rows": links})
     sources = [
-        {"v": v.version_id, "m": scoped(ns, v.source)}
-        for v in batch.versions
-        if v.source is not None
+        {"v": v.version_id, "m": scoped(ns, v.source)} for v in versions if v.source is not None
     ]
     if sources:
         _run(tx, q.LINK_MESSAGES, {"rows": sources})

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,8 +20,10 @@ from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._ladybug_rows import _ZERO, _fact, _open, _plan, scoped
+from ._ladybug_mentions import MentionIndex, visible
+from ._ladybug_rows import _ZERO, _fact, _open, scoped
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
+from ._merge import check_closes, message_row, plan, vector_rows, version_row
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
 
 __all__ = ["LadybugBackend"]
@@ -61,6 +64,7 @@ class LadybugBackend(LifecycleOps):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
+        self._mention_index = MentionIndex()
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -126,7 +130,8 @@ class LadybugBackend(LifecycleOps):
             raise BackendError("apply_many takes batches of one namespace")
         with self._transaction():
             last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            results = _plan(ns, to_utc(last_tx), int(t_index), batches)
+            results = plan(ns, to_utc(last_tx), int(t_index), batches)
+            check_closes(batches)
             steps = list(zip(batches, results, strict=True))
             self._write_versions(ns, steps)
             self._close_versions(steps)
@@ -147,6 +152,11 @@ class LadybugBackend(LifecycleOps):
             }
             self._run(q.UPDATE_NAMESPACE, params)
         self._clocks[ns] = (last, results[-1].t_index)
+        for b in batches:  # committed: the mention index learns the new mentions
+            for v in b.versions:
+                for key, _ in v.concepts:
+                    end = v.valid_to or END_OF_TIME
+                    self._mention_index.add(scoped(ns, key), v.version_id, v.valid_from, b.at, end)
         return results
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
@@ -160,40 +170,24 @@ class LadybugBackend(LifecycleOps):
     def _write_versions(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         lineage = {f.id: f.supersedes for b, _ in steps for f in b.facts}
         rows = [
-            {
-                "id": v.version_id,
-                "fact_id": v.fact_id,
-                "fact_supersedes": lineage.get(v.fact_id),
-                "text": v.text,
-                "valid_from": v.valid_from,
-                "valid_to": v.valid_to or END_OF_TIME,
-                "version": v.version,
-                "said_at": v.said_at or b.at,
-                "source": v.source,
-                "speaker": v.speaker,
-                "session": v.session,
-                "kind": v.kind,
-                "supersedes": v.supersedes,
-                "length": v.length,
-                "at": b.at,
-                "t_index": r.t_index,
-            }
+            {**version_row(v, b.at, r.t_index), "fact_supersedes": lineage.get(v.fact_id)}
             for b, r in steps
             for v in b.versions
         ]
         params = {"ns": ns, "eot": END_OF_TIME}
+        first: dict[str, str] = {}  # a new fact is created with its first version
+        for b, _ in steps:
+            for v in b.versions:
+                if v.fact_id in lineage:
+                    first.setdefault(v.fact_id, v.version_id)
+        creating = set(first.values())
         for statement, chosen in (
-            (q.WRITE_NEW_FACTS, [r for r in rows if r["fact_id"] in lineage]),
-            (q.WRITE_VERSIONS, [r for r in rows if r["fact_id"] not in lineage]),
+            (q.WRITE_NEW_FACTS, [r for r in rows if r["id"] in creating]),
+            (q.WRITE_VERSIONS, [r for r in rows if r["id"] not in creating]),
         ):
             if chosen:
                 self._run(statement, {**params, "rows": chosen})
-        vectors = [
-            {"id": v.version_id, "embedding": list(v.embedding)}
-            for b, _ in steps
-            for v in b.versions
-            if v.embedding is not None
-        ]
+        vectors = vector_rows([b for b, _ in steps])
         if vectors:
             self._run(q.SET_EMBEDDINGS, {"rows": vectors})
         links = [{"id": f, "supersedes": s} for f, s in lineage.items() if s]
@@ -288,18 +282,8 @@ class LadybugBackend(LifecycleOps):
                     continue  # a message is stored once; its versions are linked below
                 seen.add(m.id)
                 seq += 1
-                rows.append(
-                    {
-                        "id": scoped(ns, m.id),
-                        "msg_id": m.id,
-                        "session": m.session,
-                        "role": m.role,
-                        "text": m.text,
-                        "seq": seq,
-                        "at": b.at,
-                        "versions": by_message.pop(m.id, []),
-                    }
-                )
+                row = message_row(scoped(ns, m.id), m, seq, b.at)
+                rows.append({**row, "versions": by_message.pop(m.id, [])})
         if rows:
             self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
         # Versions whose message an earlier call stored (new versions of an old statement).
@@ -365,8 +349,11 @@ class LadybugBackend(LifecycleOps):
             for cid, _key, _display, t in starts:
                 frontier = [cid]
                 for _ in range(hops):
-                    params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
-                    rows = self._run(q.NEIGHBOURS, params)
+                    params = {"low": int(t) - window, "high": int(t), "limit": 800}
+                    if len(frontier) == 1:
+                        rows = self._run(q.NEIGHBOURS_OF_ONE, {**params, "id": frontier[0]})
+                    else:
+                        rows = self._run(q.NEIGHBOURS, {**params, "ids": frontier})
                     frontier = [r[0] for r in rows if r[0] not in found]
                     for nid, nkey, ndisplay, nt in rows:
                         found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
@@ -387,18 +374,39 @@ class LadybugBackend(LifecycleOps):
         *,
         where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
-        out: list[tuple[str, Fact]] = []
+        """Newest first from the mention index; candidates are read in rounds (twice what is
+        wanted, then four times more) until each concept has `per_concept` visible ones."""
+        found: dict[str, list[Fact]] = {key: [] for key in keys}
         with self._lock:
-            for key in keys:
-                params = {
-                    "id": scoped(namespace, key),
-                    "valid_at": valid_at,
-                    "known_at": known_at,
-                    "limit": per_concept,
-                    **where.params(),
-                }
-                out.extend((key, _fact(r)) for r in self._run(q.MENTIONS_OF, params))
-        return out
+            walks = {
+                key: self._newest_mentions(scoped(namespace, key), valid_at, known_at)
+                for key in found
+            }
+            batch = 2 * per_concept
+            recallable = {"known_at": known_at, **where.params()}
+            while walks:
+                wanted = {key: list(islice(walk, batch)) for key, walk in walks.items()}
+                ids = list(dict.fromkeys(vid for got in wanted.values() for vid in got))
+                params = {"ids": ids, **recallable}
+                rows = {r[0]: r for r in self._run(q.RECALLABLE_BY_ID, params)} if ids else {}
+                for key, got in wanted.items():
+                    facts = found[key]
+                    facts.extend(
+                        f
+                        for f in (_fact(rows[v]) for v in got if v in rows)
+                        if visible(f, valid_at, known_at)
+                    )
+                    del facts[per_concept:]
+                    if len(facts) >= per_concept or len(got) < batch:
+                        del walks[key]
+                batch *= 4
+        return [(key, fact) for key in keys for fact in found[key]]
+
+    def _newest_mentions(self, cid: str, valid_at: datetime, known_at: datetime) -> Iterator[str]:
+        mentions = self._mention_index.get(cid)
+        if mentions is None:
+            mentions = self._mention_index.load(cid, self._run(q.MENTION_TIMES, {"id": cid}))
+        return mentions.newest(valid_at, known_at)
 
     def keyword_search(
         self,
@@ -412,14 +420,20 @@ class LadybugBackend(LifecycleOps):
     ) -> list[tuple[Fact, float]]:
         if not terms:
             return []
-        ids = [scoped(namespace, t) for t in terms]
+        basis = {"valid_at": valid_at, "known_at": known_at, **where.params()}
         with self._lock:
-            df = {r[0]: int(r[1]) for r in self._run(q.TERM_DF, {"ids": ids})}
-            chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
-            if not chosen:
+            df = {
+                r[0]: int(r[1])
+                for t in dict.fromkeys(terms)
+                for r in self._run(q.TERM_DF, {"id": scoped(namespace, t)})
+            }
+            rows = [
+                (r[0], int(r[1] or 0), r[2], int(r[3]))
+                for t in bm25.choose_terms(df)
+                for r in self._run(q.POSTINGS, {**basis, "id": scoped(namespace, t)})
+            ]
+            if not rows:
                 return []
-            params = {"ids": chosen, "valid_at": valid_at, "known_at": known_at, **where.params()}
-            rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in self._run(q.POSTINGS, params)]
             stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
             n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
             scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
@@ -517,6 +531,7 @@ class LadybugBackend(LifecycleOps):
         removed = 0
         with self._lock, self._transaction():
             self._clocks.pop(namespace, None)
+            self._mention_index.clear()
             for statement in (
                 q.FORGET_NS_VERSIONS,
                 q.FORGET_NS_FACTS,
@@ -532,6 +547,7 @@ class LadybugBackend(LifecycleOps):
 
     def forget_fact(self, fact_id: str) -> int:
         with self._transaction():
+            self._mention_index.clear()
             rows = self._run(q.FACT_TOUCHES, {"id": fact_id})
             if not rows or not rows[0][0]:
                 return 0

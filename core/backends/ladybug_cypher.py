@@ -175,28 +175,42 @@ CONCEPTS_BY_ID = (
     "UNWIND $ids AS i MATCH (c:Concept {id: i}) RETURN c.id, c.key, c.display, c.t_index"
 )
 NEIGHBOURS = (
-    "UNWIND $ids AS i MATCH (s:Concept {id: i})-[:RELATED]-(c:Concept)"
-    " WHERE c.t_index >= $low AND c.t_index <= $high"
+    "MATCH (s:Concept)-[:RELATED]-(c:Concept) WHERE s.id IN $ids"
+    " AND c.t_index >= $low AND c.t_index <= $high"
     " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
 )
+NEIGHBOURS_OF_ONE = (
+    "MATCH (s:Concept {id: $id})-[:RELATED]-(c:Concept) WITH DISTINCT c"
+    " WHERE c.t_index >= $low AND c.t_index <= $high"
+    " RETURN c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+)
 EDGES_AMONG = (
-    "UNWIND $ids AS i MATCH (a:Concept {id: i})-[e:RELATED]->(b:Concept) WHERE b.id IN $ids"
+    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
     " RETURN a.key, b.key, e.strength, e.t_index"
 )
-MENTIONS_OF = (
-    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version) WHERE "
-    + _RECALLABLE
-    + " RETURN "
-    + _V
-    + " ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit"
+# LadybugDB plans `UNWIND $ids ... MATCH (x {id: i})-[...]-(y)` as a hash join over the whole
+# relationship table, and a WHERE on the far node of a MATCH as a scan of its table: reads that
+# start from ids take one id per statement (a primary-key lookup, then the adjacency list), and
+# filter the far nodes after a WITH.
+# Every mention of a concept with its version's immutable times (the engine's mention index).
+MENTION_TIMES = (
+    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version)"
+    " RETURN v.id, v.valid_from, v.recorded_at, v.valid_to"
 )
-TERM_DF = "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
+TERM_DF = "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
 POSTINGS = (
-    "UNWIND $ids AS i MATCH (t:Term {id: i})<-[h:HAS_TERM]-(v:Version) WHERE "
+    "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(v:Version) WITH t, h, v WHERE "
     + _RECALLABLE
     + " RETURN v.id, v.length, t.stem, h.tf"
 )
 VERSIONS_BY_ID = "UNWIND $ids AS i MATCH (v:Version {id: i}) RETURN " + _V
+# The given versions that recall may return (kind and archiving; the basis is checked by the
+# caller): the parameters of `RecallFilter.params()` and `$known_at`.
+RECALLABLE_BY_ID = (
+    "UNWIND $ids AS i MATCH (v:Version {id: i})"
+    " WHERE (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
+    " AND ($any_kind OR v.kind IN $kinds) RETURN " + _V
+)
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
 # Exact cosine inside the engine, filtered by namespace and basis (the vector extension
 # downloads on first use, so it is not relied on). One statement per supported dimension.

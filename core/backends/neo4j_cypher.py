@@ -94,13 +94,15 @@ UPDATE_NAMESPACE = (
 LIST_NAMESPACES = "MATCH (n:Namespace) RETURN n.name ORDER BY n.name"
 
 # --- writes ----------------------------------------------------------------------------------
+# Bulk writes: the rows of every batch of a chunk, each with its batch's time (r.at) and
+# t_index (r.t_index); MERGE on client ids, so a retried transaction writes nothing twice.
 CLOSE_VERSIONS = (
-    "MATCH (v:Version) WHERE v.id IN $ids AND v.superseded_at = $eot"
-    " SET v.superseded_at = $at RETURN count(v)"
+    "UNWIND $rows AS r MATCH (v:Version {id: r.id}) WHERE v.superseded_at = $eot"
+    " SET v.superseded_at = r.at RETURN count(v)"
 )
 MERGE_FACTS = (
     "UNWIND $rows AS r MERGE (f:Fact {id: r.id}) ON CREATE SET f.namespace = $ns,"
-    " f.supersedes = r.supersedes, f.created_at = $at"
+    " f.supersedes = r.supersedes, f.created_at = r.at"
 )
 LINK_SUPERSEDES = (
     "UNWIND $rows AS r MATCH (a:Fact {id: r.id}), (b:Fact {id: r.supersedes})"
@@ -109,23 +111,25 @@ LINK_SUPERSEDES = (
 MERGE_VERSIONS = (
     "UNWIND $rows AS r MERGE (v:Version {id: r.id}) ON CREATE SET v.fact_id = r.fact_id,"
     " v.namespace = $ns, v.text = r.text, v.valid_from = r.valid_from, v.valid_to = r.valid_to,"
-    " v.recorded_at = $at, v.superseded_at = $eot, v.version = r.version,"
+    " v.recorded_at = r.at, v.superseded_at = $eot, v.version = r.version,"
     " v.said_at = r.said_at, v.source = r.source, v.speaker = r.speaker,"
     " v.session = r.session, v.kind = r.kind, v.supersedes = r.supersedes,"
-    " v.t_index = $t_index, v.length = r.length"
+    " v.t_index = r.t_index, v.length = r.length"
     " WITH v, r MATCH (f:Fact {id: r.fact_id}) MERGE (v)-[:VERSION_OF]->(f)"
 )
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
+# A new concept takes the t_index of the batch that first names it; a concept that new
+# statements mention takes the last such batch's (r.touch), else keeps its own.
 MERGE_CONCEPTS = (
     "UNWIND $rows AS r MERGE (c:Concept {id: r.id}) ON CREATE SET c.namespace = $ns,"
-    " c.key = r.key, c.display = r.display, c.t_index = $t_index"
+    " c.key = r.key, c.display = r.display, c.t_index = r.t_index"
+    " SET c.t_index = coalesce(r.touch, c.t_index)"
 )
-TOUCH_CONCEPTS = "UNWIND $ids AS id MATCH (c:Concept {id: id}) SET c.t_index = $t_index"
 # Strength is incremented by the database, under the namespace lock: no lost updates.
 RELATE_CONCEPTS = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
-    " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = $t_index"
-    " ON MATCH SET e.strength = e.strength + r.n, e.t_index = $t_index"
+    " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = r.t_index"
+    " ON MATCH SET e.strength = e.strength + r.n, e.t_index = r.t_index"
 )
 LINK_MENTIONS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (c:Concept {id: r.c})"
@@ -141,7 +145,7 @@ LINK_TERMS = (
 MERGE_MESSAGES = (
     "UNWIND $rows AS r MERGE (m:Message {id: r.id}) ON CREATE SET m.msg_id = r.msg_id,"
     " m.namespace = $ns, m.session = r.session, m.role = r.role, m.text = r.text,"
-    " m.at = $at, m.seq = r.seq"
+    " m.at = r.at, m.seq = r.seq"
 )
 LINK_MESSAGES = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (m:Message {id: r.m})"

@@ -22,7 +22,7 @@ from bitemporal_core.backends import Backend, NewFact, NewMessage, NewVersion, W
 from bitemporal_core.backends._port import ALL
 from bitemporal_core.extract import ConceptExtractor
 
-from ..conftest import neo4j_settings
+from ..conftest import _wipe, neo4j_settings
 
 pytestmark = pytest.mark.neo4j
 
@@ -36,11 +36,6 @@ CONSTRAINED = {
     ("Term", "id"),
     ("Message", "id"),
 }
-
-
-def _wipe(driver: Any) -> None:
-    with driver.session() as session:
-        session.run("MATCH (n) DETACH DELETE n").consume()
 
 
 def _query(driver: Any, cypher: str, **params: Any) -> list[list[Any]]:

@@ -1,0 +1,118 @@
+"""The embedded engine's newest-first index of concept mentions, kept in the process.
+
+LadybugDB has no secondary indexes: "the newest visible mentions of a concept" scans the
+concept's whole adjacency list and reads each version's times (a few microseconds per mention,
+so tens of milliseconds for a concept mentioned thousands of times). This index keeps, per
+concept, its mentions' immutable times (valid_from, recorded_at, valid_to) sorted by
+(valid_from, recorded_at), loaded on first use and extended after each committed write. A
+recall walks it newest first and reads only the candidates it needs; their current rows
+(`superseded_at` is the one mutable time) come from the database, so a stale entry can only
+cost a read, never a wrong answer. The process is the database's only writer (LadybugDB locks
+the file), as the namespace clocks cached by the engine already assume.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from .._time import to_utc
+from ..model import Fact
+
+__all__ = ["MentionIndex", "visible"]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ENTRIES_MAX = 400_000  # about 40 MB; least recently used concepts are dropped beyond it
+
+
+def _us(value: datetime) -> int:
+    return (value - _EPOCH) // timedelta(microseconds=1)
+
+
+class _Mentions:
+    """One concept's mentions, ascending by (valid_from, recorded_at, version id)."""
+
+    __slots__ = ("ids", "keys", "valid_to")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, int, str]] = []
+        self.valid_to: list[int] = []
+        self.ids: list[str] = []
+
+    def add(
+        self, vid: str, valid_from: datetime, recorded_at: datetime, valid_to: datetime
+    ) -> None:
+        key = (_us(valid_from), _us(recorded_at), vid)
+        at = bisect.bisect(self.keys, key)
+        if at and self.keys[at - 1] == key:
+            return
+        self.keys.insert(at, key)
+        self.valid_to.insert(at, _us(valid_to))
+        self.ids.insert(at, vid)
+
+    def newest(self, valid_at: datetime, known_at: datetime) -> Iterator[str]:
+        """Version ids whose immutable times admit the basis, newest first."""
+        va, ka = _us(valid_at), _us(known_at)
+        start = bisect.bisect(self.keys, (va, 2**63, ""))  # valid_from <= valid_at
+        for i in range(start - 1, -1, -1):
+            if self.keys[i][1] <= ka and self.valid_to[i] > va:
+                yield self.ids[i]
+
+
+class MentionIndex:
+    """Per concept id, its mentions newest first; an LRU bounded by the number of entries."""
+
+    def __init__(self, entries_max: int = _ENTRIES_MAX) -> None:
+        self._concepts: OrderedDict[str, _Mentions] = OrderedDict()
+        self._entries = 0
+        self._max = entries_max
+
+    def get(self, cid: str) -> _Mentions | None:
+        found = self._concepts.get(cid)
+        if found is not None:
+            self._concepts.move_to_end(cid)
+        return found
+
+    def load(self, cid: str, rows: Sequence[Sequence[Any]]) -> _Mentions:
+        """Index a concept from rows (version id, valid_from, recorded_at, valid_to)."""
+        mentions = _Mentions()
+        ordered = sorted(
+            ((_us(to_utc(vf)), _us(to_utc(rec)), str(vid)), _us(to_utc(vt)))
+            for vid, vf, rec, vt in rows
+        )
+        mentions.keys = [key for key, _ in ordered]
+        mentions.valid_to = [end for _, end in ordered]
+        mentions.ids = [key[2] for key in mentions.keys]
+        self._concepts[cid] = mentions
+        self._entries += len(mentions.ids)
+        while self._entries > self._max and len(self._concepts) > 1:
+            _, dropped = self._concepts.popitem(last=False)
+            self._entries -= len(dropped.ids)
+        return mentions
+
+    def add(
+        self, cid: str, vid: str, valid_from: datetime, recorded_at: datetime, valid_to: datetime
+    ) -> None:
+        """A committed mention: indexed if its concept is (else it is read on first use)."""
+        mentions = self._concepts.get(cid)
+        if mentions is not None:
+            before = len(mentions.ids)
+            mentions.add(vid, valid_from, recorded_at, valid_to)
+            self._entries += len(mentions.ids) - before
+
+    def clear(self) -> None:
+        self._concepts.clear()
+        self._entries = 0
+
+
+def visible(fact: Fact, valid_at: datetime, known_at: datetime) -> bool:
+    """The basis predicate, checked again on the rows read (superseded_at may have moved)."""
+    return (
+        fact.recorded_at <= known_at
+        and (fact.superseded_at is None or fact.superseded_at > known_at)
+        and fact.valid_from <= valid_at
+        and (fact.valid_to is None or fact.valid_to > valid_at)
+    )
