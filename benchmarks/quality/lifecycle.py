@@ -172,6 +172,18 @@ def table(out: dict) -> list[str]:
     return lines
 
 
+def changes(out: dict) -> list[str]:
+    """The questions whose outcome differs from the baseline's, per variant."""
+    base = {r.question: r.both for r in out["results"].get("baseline", [])}
+    lines = []
+    for variant, results in out["results"].items():
+        won = sorted(r.question for r in results if r.both and base.get(r.question) is False)
+        lost = sorted(r.question for r in results if not r.both and base.get(r.question))
+        if won or lost:
+            lines.append(f"- {variant}: now passing {won or 'none'}; now failing {lost or 'none'}")
+    return lines or ["- no variant changes any question's outcome"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engine", default="ladybug", choices=["ladybug", "neo4j"])
@@ -214,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
             f"Mean context() latency: baseline {base * 1000:.1f} ms, all on "
             f"{every * 1000:.1f} ms ({every / max(base, 1e-9):.2f}x). Ingest (with the "
             f"periodic lifecycle runs): {ingest}.",
+            "",
+            "Questions whose outcome differs from the baseline:",
+            "",
+            *changes(out),
             "",
         ]
     )
