@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
 from .._time import to_utc
 from ..model import Fact
+from . import ladybug_cypher as q
+
+Run = Callable[[str, dict[str, Any]], list[list[Any]]]
 
 __all__ = ["MentionIndex", "visible"]
 
@@ -102,6 +106,41 @@ class MentionIndex:
             before = len(mentions.ids)
             mentions.add(vid, valid_from, recorded_at, valid_to)
             self._entries += len(mentions.ids) - before
+
+    def read(
+        self,
+        run: Run,
+        to_fact: Callable[[Sequence[Any]], Fact],
+        cids: Mapping[str, str],
+        valid_at: datetime,
+        known_at: datetime,
+        per_concept: int,
+    ) -> dict[str, list[Fact]]:
+        """Each key's `per_concept` newest visible versions. Candidates (immutable times
+        admitting the basis) are read from the database in rounds, twice what is wanted and
+        then four times more, until every concept has enough or none are left."""
+        found: dict[str, list[Fact]] = {key: [] for key in cids}
+        walks = {key: self._walk(run, cid, valid_at, known_at) for key, cid in cids.items()}
+        batch = 2 * per_concept
+        while walks:
+            wanted = {key: list(islice(walk, batch)) for key, walk in walks.items()}
+            ids = list(dict.fromkeys(vid for got in wanted.values() for vid in got))
+            rows = {r[0]: r for r in run(q.VERSIONS_BY_ID, {"ids": ids})} if ids else {}
+            for key, got in wanted.items():
+                facts = found[key]
+                read = (to_fact(rows[vid]) for vid in got if vid in rows)
+                facts.extend(f for f in read if visible(f, valid_at, known_at))
+                del facts[per_concept:]
+                if len(facts) >= per_concept or len(got) < batch:
+                    del walks[key]
+            batch *= 4
+        return found
+
+    def _walk(self, run: Run, cid: str, valid_at: datetime, known_at: datetime) -> Iterator[str]:
+        mentions = self.get(cid)
+        if mentions is None:
+            mentions = self.load(cid, run(q.MENTION_TIMES, {"id": cid}))
+        return mentions.newest(valid_at, known_at)
 
     def clear(self) -> None:
         self._concepts.clear()
