@@ -16,11 +16,10 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
-from .._time import to_utc
 from ..model import Fact
 from . import ladybug_cypher as q
 
@@ -28,12 +27,12 @@ Run = Callable[[str, dict[str, Any]], list[list[Any]]]
 
 __all__ = ["MentionIndex", "visible"]
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_ENTRIES_MAX = 400_000  # about 40 MB; least recently used concepts are dropped beyond it
+_ENTRIES_MAX = 200_000  # about 60 MB; least recently used concepts are dropped beyond it
 
 
-def _us(value: datetime) -> int:
-    return (value - _EPOCH) // timedelta(microseconds=1)
+def _naive(value: datetime) -> datetime:
+    """UTC without a time zone, as the engine returns it (comparisons without conversions)."""
+    return value if value.tzinfo is None else value.astimezone(UTC).replace(tzinfo=None)
 
 
 class _Mentions:
@@ -41,26 +40,29 @@ class _Mentions:
 
     __slots__ = ("ids", "keys", "valid_to")
 
-    def __init__(self) -> None:
-        self.keys: list[tuple[int, int, str]] = []
-        self.valid_to: list[int] = []
-        self.ids: list[str] = []
+    def __init__(self, rows: Sequence[Sequence[Any]] = ()) -> None:
+        ordered = sorted(
+            (_naive(vf), _naive(rec), str(vid), _naive(vt)) for vid, vf, rec, vt in rows
+        )
+        self.keys: list[tuple[datetime, datetime, str]] = [row[:3] for row in ordered]
+        self.valid_to: list[datetime] = [row[3] for row in ordered]
+        self.ids: list[str] = [row[2] for row in ordered]
 
     def add(
         self, vid: str, valid_from: datetime, recorded_at: datetime, valid_to: datetime
     ) -> None:
-        key = (_us(valid_from), _us(recorded_at), vid)
+        key = (_naive(valid_from), _naive(recorded_at), vid)
         at = bisect.bisect(self.keys, key)
         if at and self.keys[at - 1] == key:
             return
         self.keys.insert(at, key)
-        self.valid_to.insert(at, _us(valid_to))
+        self.valid_to.insert(at, _naive(valid_to))
         self.ids.insert(at, vid)
 
     def newest(self, valid_at: datetime, known_at: datetime) -> Iterator[str]:
         """Version ids whose immutable times admit the basis, newest first."""
-        va, ka = _us(valid_at), _us(known_at)
-        start = bisect.bisect(self.keys, (va, 2**63, ""))  # valid_from <= valid_at
+        va, ka = _naive(valid_at), _naive(known_at)
+        start = bisect.bisect(self.keys, (va, datetime.max, ""))  # valid_from <= valid_at
         for i in range(start - 1, -1, -1):
             if self.keys[i][1] <= ka and self.valid_to[i] > va:
                 yield self.ids[i]
@@ -82,14 +84,7 @@ class MentionIndex:
 
     def load(self, cid: str, rows: Sequence[Sequence[Any]]) -> _Mentions:
         """Index a concept from rows (version id, valid_from, recorded_at, valid_to)."""
-        mentions = _Mentions()
-        ordered = sorted(
-            ((_us(to_utc(vf)), _us(to_utc(rec)), str(vid)), _us(to_utc(vt)))
-            for vid, vf, rec, vt in rows
-        )
-        mentions.keys = [key for key, _ in ordered]
-        mentions.valid_to = [end for _, end in ordered]
-        mentions.ids = [key[2] for key in mentions.keys]
+        mentions = _Mentions(rows)
         self._concepts[cid] = mentions
         self._entries += len(mentions.ids)
         while self._entries > self._max and len(self._concepts) > 1:
