@@ -11,7 +11,6 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
-from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,7 +19,7 @@ from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._ladybug_mentions import MentionIndex, visible
+from ._ladybug_mentions import MentionIndex
 from ._ladybug_rows import _ZERO, _fact, _open, scoped
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
 from ._merge import check_closes, message_row, plan, vector_rows, version_row
@@ -128,36 +127,45 @@ class LadybugBackend(LifecycleOps):
         ns = batches[0].namespace
         if any(b.namespace != ns for b in batches):
             raise BackendError("apply_many takes batches of one namespace")
-        with self._transaction():
-            last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
-            results = plan(ns, to_utc(last_tx), int(t_index), batches)
-            check_closes(batches)
-            steps = list(zip(batches, results, strict=True))
-            self._write_versions(ns, steps)
-            self._close_versions(steps)
-            self._write_concepts(ns, steps)
-            self._write_terms(ns, batches)
-            self._write_summaries(ns, batches)
-            msg_seq = self._write_messages(ns, steps, int(msg_seq))
-            if links := abstract_rows(batches):
-                self._run(q.WRITE_ABSTRACTS, {"rows": links})
-            last = max(to_utc(last_tx), results[-1].at)
-            params = {
-                "ns": ns,
-                "last_tx": last,
-                "t_index": results[-1].t_index,
-                "msg_seq": msg_seq,
-                "n_versions": sum(len(b.versions) for b in batches),
-                "length": sum(v.length for b in batches for v in b.versions),
-            }
-            self._run(q.UPDATE_NAMESPACE, params)
-        self._clocks[ns] = (last, results[-1].t_index)
-        for b in batches:  # committed: the mention index learns the new mentions
-            for v in b.versions:
-                for key, _ in v.concepts:
+        with self._lock:  # the caches change with the commit, under the same lock
+            with self._transaction():
+                results, last = self._write_chunk(ns, batches)
+            self._clocks[ns] = (last, results[-1].t_index)
+            for b in batches:  # committed: the mention index learns the new mentions
+                for v in b.versions:
                     end = v.valid_to or END_OF_TIME
-                    self._mention_index.add(scoped(ns, key), v.version_id, v.valid_from, b.at, end)
+                    for key, _ in v.concepts:
+                        cid = scoped(ns, key)
+                        self._mention_index.add(cid, v.version_id, v.valid_from, b.at, end)
         return results
+
+    def _write_chunk(
+        self, ns: str, batches: Sequence[WriteBatch]
+    ) -> tuple[list[WriteResult], datetime]:
+        """The statements of `apply_many`, inside its transaction; the results and last_tx."""
+        last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
+        results = plan(ns, to_utc(last_tx), int(t_index), batches)
+        check_closes(batches)
+        steps = list(zip(batches, results, strict=True))
+        self._write_versions(ns, steps)
+        self._close_versions(steps)
+        self._write_concepts(ns, steps)
+        self._write_terms(ns, batches)
+        self._write_summaries(ns, batches)
+        msg_seq = self._write_messages(ns, steps, int(msg_seq))
+        if links := abstract_rows(batches):
+            self._run(q.WRITE_ABSTRACTS, {"rows": links})
+        last = max(to_utc(last_tx), results[-1].at)
+        params = {
+            "ns": ns,
+            "last_tx": last,
+            "t_index": results[-1].t_index,
+            "msg_seq": msg_seq,
+            "n_versions": sum(len(b.versions) for b in batches),
+            "length": sum(v.length for b in batches for v in b.versions),
+        }
+        self._run(q.UPDATE_NAMESPACE, params)
+        return results, last
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
@@ -374,39 +382,13 @@ class LadybugBackend(LifecycleOps):
         *,
         where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
-        """Newest first from the mention index; candidates are read in rounds (twice what is
-        wanted, then four times more) until each concept has `per_concept` visible ones."""
-        found: dict[str, list[Fact]] = {key: [] for key in keys}
+        """Newest first from the engine's mention index (see `_ladybug_mentions`)."""
+        cids = {key: scoped(namespace, key) for key in keys}
         with self._lock:
-            walks = {
-                key: self._newest_mentions(scoped(namespace, key), valid_at, known_at)
-                for key in found
-            }
-            batch = 2 * per_concept
-            recallable = {"known_at": known_at, **where.params()}
-            while walks:
-                wanted = {key: list(islice(walk, batch)) for key, walk in walks.items()}
-                ids = list(dict.fromkeys(vid for got in wanted.values() for vid in got))
-                params = {"ids": ids, **recallable}
-                rows = {r[0]: r for r in self._run(q.RECALLABLE_BY_ID, params)} if ids else {}
-                for key, got in wanted.items():
-                    facts = found[key]
-                    facts.extend(
-                        f
-                        for f in (_fact(rows[v]) for v in got if v in rows)
-                        if visible(f, valid_at, known_at)
-                    )
-                    del facts[per_concept:]
-                    if len(facts) >= per_concept or len(got) < batch:
-                        del walks[key]
-                batch *= 4
+            found = self._mention_index.read(
+                self._run, _fact, cids, valid_at, known_at, per_concept, where.params()
+            )
         return [(key, fact) for key in keys for fact in found[key]]
-
-    def _newest_mentions(self, cid: str, valid_at: datetime, known_at: datetime) -> Iterator[str]:
-        mentions = self._mention_index.get(cid)
-        if mentions is None:
-            mentions = self._mention_index.load(cid, self._run(q.MENTION_TIMES, {"id": cid}))
-        return mentions.newest(valid_at, known_at)
 
     def keyword_search(
         self,
