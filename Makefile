@@ -50,6 +50,7 @@ neo4j-stop:
 bench: install
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_scale.py $(BENCH_SCALE_ARGS)
+	$(PY) benchmarks/bench_baselines.py $(BENCH_BASELINES_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tools/neo4j/target
