@@ -229,6 +229,8 @@ class LifecycleMixin:
         ns = check_namespace(namespace)
         if isinstance(min_weight, bool) or not isinstance(min_weight, int | float):
             raise InvalidInput("min_weight must be a number")
+        if not isinstance(dry_run, bool):
+            raise InvalidInput("dry_run must be True or False")
         policy = self._lifecycle
         if half_life is not None:
             policy = Lifecycle(half_life=half_life, use_weight=policy.use_weight)

@@ -239,6 +239,8 @@ def test_prune_needs_a_half_life(store: MemoryStore) -> None:
     with pytest.raises(InvalidInput):
         store.prune("a")
     with pytest.raises(InvalidInput):
+        store.prune("a", half_life=timedelta(days=1), dry_run="no")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
         Lifecycle(half_life=timedelta(0))
     with pytest.raises(InvalidInput):
         Lifecycle(min_weight=2.0)
