@@ -472,10 +472,11 @@ class MemoryStore(LifecycleMixin, Closing):
         self, keys: Sequence[str], *, namespace: str = "default", hops: int = 0
     ) -> tuple[list[Concept], list[ConceptEdge]]:
         """The concept nodes for `keys` (and `hops` around them) with the RELATED edges among
-        them, ignoring the t_index window."""
+        them, ignoring the t_index window; nodes by key, edges by (src, dst)."""
         ns, checked = check_namespace(namespace), check_ids(keys, "concept key")
         hops = check_count(hops, "hops", minimum=0)
-        return self._backend.concept_graph(ns, checked, hops=hops, window=2**62)
+        nodes, edges = self._backend.concept_graph(ns, checked, hops=hops, window=2**62)
+        return sorted(nodes, key=lambda c: c.key), sorted(edges, key=lambda e: (e.src, e.dst))
 
     def concepts(self, namespace: str = "default", *, limit: int = 200) -> list[Concept]:
         """A namespace's concepts, most recently updated first (for pictures and browsing)."""
