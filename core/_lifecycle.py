@@ -138,17 +138,19 @@ class LifecycleMixin:
         if high < low:
             raise InvalidInput("max_facts must be at least min_facts")
         now = utcnow() if at is None else require_tx_time(at)
-        planned = []
+        groups = []
         for key, display, members in _groups(self._backend, ns, now, low, high):
             fact_id = _abstraction_id(ns, key)
-            lineage = self._backend.lineage(fact_id)
+            groups.append((key, display, members, fact_id, self._backend.lineage(fact_id)))
+        currents = [g[4].current.version_id for g in groups if g[4] and g[4].current]
+        known = self._backend.abstraction_members(currents)  # one read for every group
+        planned = []
+        for key, display, members, fact_id, lineage in groups:
             current = lineage.current if lineage else None
             number = max((v.version for v in lineage.versions), default=0) + 1 if lineage else 1
             ids = tuple(sorted(m.version_id for m in members))
-            if current is not None:
-                known = self._backend.abstraction_members([current.version_id])
-                if known.get(current.version_id) == ids:
-                    continue
+            if current is not None and known.get(current.version_id) == ids:
+                continue
             text = abstract_text(self._llm, display, members)
             planned.append(
                 _Planned(

@@ -11,12 +11,6 @@ from ..model import Fact
 from ._rows import fact_from_row
 
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
-_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
-
-
-def scoped(namespace: str, key: str) -> str:
-    """The engine id of a namespace-scoped node (concept, term, message)."""
-    return namespace + _SEP + key
 
 
 def _open(value: datetime | None) -> datetime | None:

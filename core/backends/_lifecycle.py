@@ -13,10 +13,9 @@ from typing import Any
 
 from .._time import END_OF_TIME
 from ._port import InferredEdge, Usage, WriteBatch
+from ._rows import scoped
 
 __all__ = ["LifecycleOps", "abstract_rows", "inferred_rows"]
-
-_SEP = "\x1f"  # the engines' namespace/key separator inside scoped ids
 
 
 def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
@@ -28,8 +27,8 @@ def inferred_rows(namespace: str, edges: Sequence[InferredEdge]) -> list[dict[st
     """Inferred relationships as statement rows (concept ids scoped to the namespace)."""
     return [
         {
-            "a": namespace + _SEP + e.src,
-            "b": namespace + _SEP + e.dst,
+            "a": scoped(namespace, e.src),
+            "b": scoped(namespace, e.dst),
             "type": e.type,
             "confidence": float(e.confidence),
             "provenance": e.provenance,
@@ -94,7 +93,7 @@ class LifecycleOps:
         if keys is None:
             rows = self._read(self._q.INFERRED_ALL, {"ns": namespace})
         else:
-            ids = [namespace + _SEP + k for k in keys]
+            ids = [scoped(namespace, k) for k in keys]
             if not ids:
                 return []
             rows = self._read(self._q.INFERRED_FROM, {"ids": ids})

@@ -22,19 +22,14 @@ from ._merge import (
     version_row,
 )
 from ._port import WriteBatch, WriteResult
+from ._rows import scoped
 
 Rows = list[list[Any]]
 Steps = list[tuple[WriteBatch, WriteResult]]
 
 _ZERO = datetime(1970, 1, 1, tzinfo=UTC)
-_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 _UNLIMITED = 2**62
 _LOCK_ATTEMPTS = 3
-
-
-def scoped(namespace: str, key: str) -> str:
-    """The engine id of a namespace-scoped node (concept, term, message)."""
-    return namespace + _SEP + key
 
 
 def _dt(value: Any) -> datetime:

@@ -8,7 +8,14 @@ from typing import Any
 
 from ..model import Fact
 
-__all__ = ["fact_from_row"]
+__all__ = ["fact_from_row", "scoped"]
+
+_SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
+
+
+def scoped(namespace: str, key: str) -> str:
+    """The engine id of a namespace-scoped node (concept, term, message), on every engine."""
+    return namespace + _SEP + key
 
 
 def fact_from_row(

@@ -20,10 +20,11 @@ from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
 from ._ladybug_mentions import MentionIndex
-from ._ladybug_rows import _ZERO, _fact, _open, scoped
+from ._ladybug_rows import _ZERO, _fact, _open
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
 from ._merge import check_closes, message_row, plan, vector_rows, version_row
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
+from ._rows import scoped
 
 __all__ = ["LadybugBackend"]
 

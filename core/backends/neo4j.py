@@ -29,10 +29,9 @@ from ._neo4j_tx import (
     _forget_fact,
     _forget_rest,
     _run,
-    scoped,
 )
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
-from ._rows import fact_from_row
+from ._rows import fact_from_row, scoped
 
 __all__ = ["Neo4jBackend"]
 
