@@ -89,15 +89,18 @@ class LifecycleOps:
         params = {"ids": list(fact_ids), "eot": END_OF_TIME}
         return sorted(r[0] for r in self._read(self._q.CITING_CURRENT, params))
 
-    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
+    def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> list[list[Any]]:
+        """Rows (a key, b key, type, confidence, provenance, recorded_at) touching `keys`."""
         if keys is None:
-            rows = self._read(self._q.INFERRED_ALL, {"ns": namespace})
-        else:
-            ids = [scoped(namespace, k) for k in keys]
-            if not ids:
-                return []
-            rows = self._read(self._q.INFERRED_FROM, {"ids": ids})
-            rows += self._read(self._q.INFERRED_TO, {"ids": ids})
+            return self._read(self._q.INFERRED_ALL, {"ns": namespace})
+        ids = [scoped(namespace, k) for k in keys]
+        rows = self._read(self._q.INFERRED_FROM, {"ids": ids})
+        return rows + self._read(self._q.INFERRED_TO, {"ids": ids})
+
+    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
+        if keys is not None and not keys:
+            return []
+        rows = self._inferred_rows(namespace, keys)
         seen: dict[tuple[str, str, str], InferredEdge] = {}
         for a, b, kind, confidence, provenance, at in rows:
             seen[(a, b, kind)] = InferredEdge(

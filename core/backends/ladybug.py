@@ -14,15 +14,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from .. import _bm25 as bm25
 from .._time import END_OF_TIME, to_utc, utcnow
 from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
-from ._ladybug_mentions import MentionIndex
+from ._ladybug_index import RecallIndex
 from ._ladybug_rows import _ZERO, _fact, _open
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
-from ._merge import check_closes, message_row, plan, vector_rows, version_row
+from ._merge import (
+    check_closes,
+    concept_rows,
+    message_row,
+    plan,
+    relate_rows,
+    vector_rows,
+    version_row,
+)
 from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBatch, WriteResult
 from ._rows import scoped
 
@@ -64,7 +71,7 @@ class LadybugBackend(LifecycleOps):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
-        self._mention_index = MentionIndex()
+        self._index = RecallIndex()  # what recall reads, in memory (see `_ladybug_index`)
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -130,27 +137,24 @@ class LadybugBackend(LifecycleOps):
             raise BackendError("apply_many takes batches of one namespace")
         with self._lock:  # the caches change with the commit, under the same lock
             with self._transaction():
-                results, last = self._write_chunk(ns, batches)
+                results, last, concepts, related = self._write_chunk(ns, batches)
             self._clocks[ns] = (last, results[-1].t_index)
-            for b in batches:  # committed: the mention index learns the new mentions
-                for v in b.versions:
-                    end = v.valid_to or END_OF_TIME
-                    for key, _ in v.concepts:
-                        cid = scoped(ns, key)
-                        self._mention_index.add(cid, v.version_id, v.valid_from, b.at, end)
+            steps = list(zip(batches, results, strict=True))
+            self._index.written(ns, steps, concepts, related)
         return results
 
     def _write_chunk(
         self, ns: str, batches: Sequence[WriteBatch]
-    ) -> tuple[list[WriteResult], datetime]:
-        """The statements of `apply_many`, inside its transaction; the results and last_tx."""
+    ) -> tuple[list[WriteResult], datetime, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The statements of `apply_many`, inside its transaction: the results, last_tx, and
+        the concept and RELATED rows written (for the recall index)."""
         last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": _ZERO})[0]
         results = plan(ns, to_utc(last_tx), int(t_index), batches)
         check_closes(batches)
         steps = list(zip(batches, results, strict=True))
         self._write_versions(ns, steps)
         self._close_versions(steps)
-        self._write_concepts(ns, steps)
+        concepts, related = self._write_concepts(ns, steps)
         self._write_terms(ns, batches)
         self._write_summaries(ns, batches)
         msg_seq = self._write_messages(ns, steps, int(msg_seq))
@@ -166,7 +170,7 @@ class LadybugBackend(LifecycleOps):
             "length": sum(v.length for b in batches for v in b.versions),
         }
         self._run(q.UPDATE_NAMESPACE, params)
-        return results, last
+        return results, last, concepts, related
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
@@ -203,48 +207,49 @@ class LadybugBackend(LifecycleOps):
         if links:
             self._run(q.LINK_SUPERSEDES, {"rows": links})
 
-    def _write_concepts(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
-        """Concepts of new statements take their batch's t_index (the latest wins); concepts
-        only re-mentioned keep theirs; RELATED strength adds every co-mention."""
-        touched: dict[str, tuple[str, int]] = {}
-        kept: dict[str, tuple[str, int]] = {}
-        mentions: list[dict[str, Any]] = []
-        for b, r in steps:
-            fresh = {key for key, _ in b.concepts}
-            for v in b.versions:
-                for key, display in v.concepts:
-                    mentions.append({"v": v.version_id, "c": scoped(ns, key)})
-                    if key in fresh:
-                        touched[key] = (display, r.t_index)
-                    else:
-                        kept.setdefault(key, (display, r.t_index))
-        for key, value in touched.items():
-            kept[key] = value
-        ids = [scoped(ns, k) for k in kept]
+    def _write_concepts(
+        self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Concepts and RELATED strengths as `concept_rows` and `relate_rows` define them (the
+        same on every engine); returns the (id, key, display, t_index) rows created or touched
+        and the (a, b, n, t_index) rows added."""
+        rows = concept_rows(steps)
+        for row in rows:
+            row["c"] = scoped(ns, row["key"])
+        ids = [row["c"] for row in rows]
         existing = {r[0] for r in self._run(q.EXISTING_CONCEPTS, {"ids": ids})} if ids else set()
-        rows = [
-            {"c": scoped(ns, k), "key": k, "display": d, "t_index": t} for k, (d, t) in kept.items()
+        new = [
+            {
+                "c": r["c"],
+                "key": r["key"],
+                "display": r["display"],
+                "t_index": r["t_index"] if r["touch"] is None else r["touch"],
+            }
+            for r in rows
+            if r["c"] not in existing
         ]
-        new = [r for r in rows if r["c"] not in existing]
         if new:
             self._run(q.CREATE_CONCEPTS, {"rows": new, "ns": ns})
-        bump = [r for r in rows if r["c"] in existing and r["key"] in touched]
+        bump = [{"c": r["c"], "t_index": r["touch"]} for r in rows if r["c"] in existing]
+        bump = [r for r in bump if r["t_index"] is not None]
         if bump:
             self._run(q.TOUCH_CONCEPTS, {"rows": bump})
+        mentions = [
+            {"v": v.version_id, "c": scoped(ns, key)}
+            for b, _ in steps
+            for v in b.versions
+            for key in dict(v.concepts)
+        ]
         if mentions:
             self._run(q.LINK_MENTIONS, {"rows": mentions})
-        pairs: dict[tuple[str, str], list[int]] = {}
-        for b, r in steps:
-            for pair in b.relate:
-                entry = pairs.setdefault(pair, [0, 0])
-                entry[0] += 1
-                entry[1] = r.t_index
+        pairs = relate_rows(steps)
+        for row in pairs:
+            row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
         if pairs:
-            rows2 = [
-                {"a": scoped(ns, a), "b": scoped(ns, b), "n": n, "t_index": t}
-                for (a, b), (n, t) in pairs.items()
-            ]
-            self._run(q.RELATE_CONCEPTS, {"rows": rows2})
+            self._run(q.RELATE_CONCEPTS, {"rows": pairs})
+        touched = [(r["c"], r["key"], r["display"], r["t_index"]) for r in new]
+        touched += [(r["c"], None, None, r["t_index"]) for r in bump]
+        return touched, [(r["a"], r["b"], r["n"], r["t_index"]) for r in pairs]
 
     def _write_summaries(self, ns: str, batches: Sequence[WriteBatch]) -> None:
         for b in batches:  # in order: a later batch's summary replaces an earlier one's
@@ -321,7 +326,19 @@ class LadybugBackend(LifecycleOps):
             new = [r for r in rows if (r["a"], r["b"], r["type"]) not in found]
             if new:
                 self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
+            self._index.drop_inferred(namespace)
         return len(rows)
+
+    def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> list[list[Any]]:
+        with self._lock:
+            rows = self._index.inferred(self._run, namespace)
+        chosen = None if keys is None else set(keys)
+        return [r for r in rows if chosen is None or r[0] in chosen or r[1] in chosen]
+
+    def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
+        with self._lock:
+            self._index.drop(namespace)  # archived_at is read again on the next recall
+            return super().archive(namespace, fact_ids, at)
 
     def lineage(self, fact_id: str) -> Lineage | None:
         with self._lock:
@@ -350,28 +367,16 @@ class LadybugBackend(LifecycleOps):
     def concept_graph(
         self, namespace: str, keys: Sequence[str], *, hops: int, window: int
     ) -> tuple[list[Concept], list[ConceptEdge]]:
-        found: dict[str, Concept] = {}
         with self._lock:
-            starts = self._run(q.CONCEPTS_BY_ID, {"ids": [scoped(namespace, k) for k in keys]})
-            for cid, key, display, t in starts:
-                found[cid] = Concept(key=key, display=display, t_index=int(t))
-            for cid, _key, _display, t in starts:
-                frontier = [cid]
-                for _ in range(hops):
-                    params = {"low": int(t) - window, "high": int(t), "limit": 800}
-                    if len(frontier) == 1:
-                        rows = self._run(q.NEIGHBOURS_OF_ONE, {**params, "id": frontier[0]})
-                    else:
-                        rows = self._run(q.NEIGHBOURS, {**params, "ids": frontier})
-                    frontier = [r[0] for r in rows if r[0] not in found]
-                    for nid, nkey, ndisplay, nt in rows:
-                        found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
-                    if not frontier:
-                        break
-            edges = self._run(q.EDGES_AMONG, {"ids": list(found)}) if found else []
-        return list(found.values()), [
-            ConceptEdge(src=a, dst=b, strength=int(s), t_index=int(t)) for a, b, s, t in edges
+            index = self._index.get(self._run, namespace)
+            found, edges = index.neighbourhood(keys, namespace, hops, window)
+        return [Concept(key=k, display=d, t_index=t) for k, d, t in found.values()], [
+            ConceptEdge(src=a, dst=b, strength=s, t_index=t) for a, b, s, t in edges
         ]
+
+    def _facts(self, ids: Sequence[str]) -> dict[str, Fact]:
+        rows = self._run(q.VERSIONS_BY_ID, {"ids": list(ids)}) if ids else []
+        return {f.version_id: f for f in map(_fact, rows)}
 
     def mentions(
         self,
@@ -383,13 +388,19 @@ class LadybugBackend(LifecycleOps):
         *,
         where: RecallFilter = ALL,
     ) -> list[tuple[str, Fact]]:
-        """Newest first from the engine's mention index (see `_ladybug_mentions`)."""
-        cids = {key: scoped(namespace, key) for key in keys}
+        """Each concept's newest visible mentions, chosen in the recall index."""
         with self._lock:
-            found = self._mention_index.read(
-                self._run, _fact, cids, valid_at, known_at, per_concept, where.params()
-            )
-        return [(key, fact) for key in keys for fact in found[key]]
+            index = self._index.get(self._run, namespace)
+            mask = index.visible(valid_at, known_at, where)
+            chosen = {
+                key: [
+                    index.ids[i]
+                    for i in index.newest_mentions(scoped(namespace, key), mask, per_concept)
+                ]
+                for key in keys
+            }
+            facts = self._facts(list(dict.fromkeys(v for vids in chosen.values() for v in vids)))
+        return [(key, facts[vid]) for key in keys for vid in chosen[key] if vid in facts]
 
     def keyword_search(
         self,
@@ -403,28 +414,11 @@ class LadybugBackend(LifecycleOps):
     ) -> list[tuple[Fact, float]]:
         if not terms:
             return []
-        basis = {"valid_at": valid_at, "known_at": known_at, **where.params()}
         with self._lock:
-            df = {
-                r[0]: int(r[1])
-                for t in dict.fromkeys(terms)
-                for r in self._run(q.TERM_DF, {"id": scoped(namespace, t)})
-            }
-            rows = [
-                (r[0], int(r[1] or 0), r[2], int(r[3]))
-                for t in bm25.choose_terms(df)
-                for r in self._run(q.POSTINGS, {**basis, "id": scoped(namespace, t)})
-            ]
-            if not rows:
-                return []
-            stats = self._run(q.READ_NAMESPACE, {"ns": namespace})
-            n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
-            scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
-            best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
-            facts = {
-                f.version_id: f for f in map(_fact, self._run(q.VERSIONS_BY_ID, {"ids": best}))
-            }
-        return [(facts[vid], scores[vid]) for vid in best if vid in facts]
+            index = self._index.get(self._run, namespace)
+            best = index.keyword(namespace, terms, index.visible(valid_at, known_at, where), k)
+            facts = self._facts([vid for vid, _ in best])
+        return [(facts[vid], score) for vid, score in best if vid in facts]
 
     def vector_search(
         self,
@@ -442,6 +436,12 @@ class LadybugBackend(LifecycleOps):
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, "
                 f"not {len(vector)}"
             )
+        with self._lock:
+            index = self._index.vectors(self._run, namespace, len(vector))
+            if index is not None:
+                best = index.nearest(vector, index.visible(valid_at, known_at, where), k)
+                facts = self._facts([vid for vid, _ in best])
+                return [(facts[vid], score) for vid, score in best if vid in facts]
         params = {
             "ns": namespace,
             "vector": list(vector),
@@ -514,7 +514,7 @@ class LadybugBackend(LifecycleOps):
         removed = 0
         with self._lock, self._transaction():
             self._clocks.pop(namespace, None)
-            self._mention_index.clear()
+            self._index.drop(namespace)
             for statement in (
                 q.FORGET_NS_VERSIONS,
                 q.FORGET_NS_FACTS,
@@ -530,7 +530,7 @@ class LadybugBackend(LifecycleOps):
 
     def forget_fact(self, fact_id: str) -> int:
         with self._transaction():
-            self._mention_index.clear()
+            self._index.clear()
             rows = self._run(q.FACT_TOUCHES, {"id": fact_id})
             if not rows or not rows[0][0]:
                 return 0

@@ -171,46 +171,28 @@ VERSIONS_KNOWN = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.recorded_at <= $known_at"
     " AND v.superseded_at > $known_at RETURN " + _V + " ORDER BY v.valid_from, v.recorded_at, v.id"
 )
-CONCEPTS_BY_ID = (
-    "UNWIND $ids AS i MATCH (c:Concept {id: i}) RETURN c.id, c.key, c.display, c.t_index"
+# The recall index (`_ladybug_index`): a namespace's read model, read once per process.
+INDEX_VERSIONS = (
+    "MATCH (v:Version) WHERE v.namespace = $ns RETURN v.id, v.valid_from, v.valid_to,"
+    " v.recorded_at, v.superseded_at, v.archived_at, v.kind, v.length"
 )
-NEIGHBOURS = (
-    "MATCH (s:Concept)-[:RELATED]-(c:Concept) WHERE s.id IN $ids"
-    " AND c.t_index >= $low AND c.t_index <= $high"
-    " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+INDEX_POSTINGS = (
+    "MATCH (v:Version)-[h:HAS_TERM]->(t:Term) WHERE t.namespace = $ns RETURN t.id, v.id, h.tf"
 )
-NEIGHBOURS_OF_ONE = (
-    "MATCH (s:Concept {id: $id})-[:RELATED]-(c:Concept) WITH DISTINCT c"
-    " WHERE c.t_index >= $low AND c.t_index <= $high"
-    " RETURN c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+INDEX_MENTIONS = (
+    "MATCH (v:Version)-[:MENTIONS]->(c:Concept) WHERE c.namespace = $ns RETURN c.id, v.id"
 )
-EDGES_AMONG = (
-    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.id IN $ids AND b.id IN $ids"
-    " RETURN a.key, b.key, e.strength, e.t_index"
+INDEX_CONCEPTS = (
+    "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.id, c.key, c.display, c.t_index"
 )
-# LadybugDB plans `UNWIND $ids ... MATCH (x {id: i})-[...]-(y)` as a hash join over the whole
-# relationship table, and a WHERE on the far node of a MATCH as a scan of its table: reads that
-# start from ids take one id per statement (a primary-key lookup, then the adjacency list), and
-# filter the far nodes after a WITH.
-# Every mention of a concept with its version's immutable times (the engine's mention index).
-MENTION_TIMES = (
-    "MATCH (c:Concept {id: $id})<-[:MENTIONS]-(v:Version)"
-    " RETURN v.id, v.valid_from, v.recorded_at, v.valid_to"
+INDEX_RELATED = (
+    "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.namespace = $ns"
+    " RETURN a.id, b.id, e.strength, e.t_index"
 )
-TERM_DF = "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(:Version) RETURN t.stem, count(h)"
-POSTINGS = (
-    "MATCH (t:Term {id: $id})<-[h:HAS_TERM]-(v:Version) WITH t, h, v WHERE "
-    + _RECALLABLE
-    + " RETURN v.id, v.length, t.stem, h.tf"
+INDEX_VECTORS = (
+    "MATCH (v:Version) WHERE v.namespace = $ns AND v.embedding IS NOT NULL RETURN v.id, v.embedding"
 )
 VERSIONS_BY_ID = "UNWIND $ids AS i MATCH (v:Version {id: i}) RETURN " + _V
-# The given versions that recall may return (kind and archiving; the basis is checked by the
-# caller): the parameters of `RecallFilter.params()` and `$known_at`.
-RECALLABLE_BY_ID = (
-    "UNWIND $ids AS i MATCH (v:Version {id: i})"
-    " WHERE (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
-    " AND ($any_kind OR v.kind IN $kinds) RETURN " + _V
-)
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
 # Exact cosine inside the engine, filtered by namespace and basis (the vector extension
 # downloads on first use, so it is not relied on). One statement per supported dimension.
