@@ -5,9 +5,10 @@ Usage: benchmarks/bench_scale.py [--engines ladybug,neo4j] [--sizes 1000,10000,1
 [--queries 200] [--embeddings] [--quick] [--budget ladybug=1800,neo4j-emb=600]. Each (engine,
 embeddings) run is a subprocess (peak RSS per run). Unless --neo4j-uri is given, a private Neo4j
 (port 7696, run dir /tmp/bench-neo4j, fresh data dir) is started and stopped here. A size that
-does not fit the run's ingest budget (--budget) is reported as not measured. --save-runs DIR keeps
-each run's JSON; --add-runs a.json,b.json reports runs of earlier invocations beside these (each
-with its own commit and load average).
+does not fit the run's ingest budget (--budget) is reported as not measured. --vectors FILE is
+the MiniLM vector cache (default: the one bench_baselines.py keeps). --save-runs DIR keeps each
+run's JSON; --add-runs a.json,b.json reports runs of earlier invocations beside these (each with
+its own commit and load average).
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def run_worker(cfg: Json) -> Json:
     stream, heldout = load_data()
     queries = pick_queries(heldout, cfg["queries"])
     asof_queries = [f"How much does {n} the tortoise weigh?" for n in ASOF.values()]
-    vectors = Path(cfg["workdir"]) / "vectors.pkl"
+    vectors = Path(cfg["vectors"])
     embedder = cached_embedder(vectors, queries + asof_queries) if cfg["emb"] else None
     store, disks = open_store(cfg, embedder)
     name = f"[{cfg['engine']}{' +emb' if cfg['emb'] else ''}]"
@@ -501,6 +502,7 @@ def main() -> None:
     ap.add_argument("--budget", default="", help="ingest s per run: ladybug=S,neo4j-emb=S,...")
     ap.add_argument("--neo4j-uri", default=None, help="use this server instead of a private one")
     ap.add_argument("--results", default=str(ROOT / "benchmarks" / "RESULTS.md"))
+    ap.add_argument("--vectors", default="/tmp/bench-baselines-vectors.pkl", help="MiniLM cache")
     ap.add_argument("--save-runs", default=None, help="keep each run's JSON in this directory")
     ap.add_argument("--add-runs", default="", help="run JSONs of earlier invocations to report")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
@@ -524,6 +526,7 @@ def main() -> None:
         info = machine_info(uri if "neo4j" in engines else None)
         base = {"sizes": sizes, "queries": args.queries or (100 if args.quick else 200)}
         base.update(workdir=str(workdir), neo4j_uri=uri, neo4j_pid=pid, neo4j_data=data)
+        base.update(vectors=args.vectors)
         base["asof_size"] = 10_000 if 10_000 in sizes else max(sizes)
         runs = [
             run_sub({**base, "engine": e, "emb": emb, "budget": budgets[e + "-emb" * emb]}, workdir)

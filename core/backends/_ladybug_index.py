@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _bm25 as bm25
 from .._time import END_OF_TIME
+from ..model import Fact
 from . import ladybug_cypher as q
 from ._port import RecallFilter, WriteBatch, WriteResult
 from ._rows import scoped
@@ -37,6 +38,7 @@ _US = timedelta(microseconds=1)
 _NEVER = np.iinfo(np.int64).max  # an archived_at that is not set
 _ROWS_MAX = 2_000_000  # versions held over all namespaces; least recently used ones dropped
 _NEIGHBOURS_MAX = 800  # per hop, as the engine's neighbourhood statement limits it
+_FACTS_MAX = 20_000  # fact rows kept per namespace (about 1 KB each), oldest read dropped
 
 
 def _us(value: datetime | None, default: int = _NEVER) -> int:
@@ -73,6 +75,7 @@ class NamespaceIndex:
         self.inferred: list[list[Any]] | None = None  # INFERRED_ALL rows; None: read again
         self.vectors: np.ndarray | None = None  # unit rows (zero where a version has none)
         self.embedded = np.zeros(0, bool)  # which rows have an embedding
+        self.facts: dict[str, Fact] = {}  # rows read by id; dropped when a version closes
         self._mask_key: tuple[Any, ...] | None = None
         self._mask = np.empty(0, bool)
         self.generation = 0
@@ -115,7 +118,20 @@ class NamespaceIndex:
         for vid in vids:
             if (i := self.row.get(vid)) is not None:
                 self._cols[column][i] = _us(at)
+            self.facts.pop(vid, None)
         self.changed()
+
+    def read_facts(
+        self, run: Run, to_fact: Callable[[Sequence[Any]], Fact], ids: Sequence[str]
+    ) -> dict[str, Fact]:
+        """The facts of these version ids, from the rows already read or in one statement."""
+        missing = [vid for vid in dict.fromkeys(ids) if vid not in self.facts]
+        if missing:
+            for fact in map(to_fact, run(q.VERSIONS_BY_ID, {"ids": missing})):
+                self.facts[fact.version_id] = fact
+            while len(self.facts) > _FACTS_MAX:
+                del self.facts[next(iter(self.facts))]
+        return {vid: self.facts[vid] for vid in ids if vid in self.facts}
 
     def add_postings(self, rows: Iterable[Sequence[Any]]) -> None:
         """Rows (term id, version id, tf)."""

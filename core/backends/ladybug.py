@@ -374,10 +374,6 @@ class LadybugBackend(LifecycleOps):
             ConceptEdge(src=a, dst=b, strength=s, t_index=t) for a, b, s, t in edges
         ]
 
-    def _facts(self, ids: Sequence[str]) -> dict[str, Fact]:
-        rows = self._run(q.VERSIONS_BY_ID, {"ids": list(ids)}) if ids else []
-        return {f.version_id: f for f in map(_fact, rows)}
-
     def mentions(
         self,
         namespace: str,
@@ -399,7 +395,8 @@ class LadybugBackend(LifecycleOps):
                 ]
                 for key in keys
             }
-            facts = self._facts(list(dict.fromkeys(v for vids in chosen.values() for v in vids)))
+            ids = [v for vids in chosen.values() for v in vids]
+            facts = index.read_facts(self._run, _fact, ids)
         return [(key, facts[vid]) for key in keys for vid in chosen[key] if vid in facts]
 
     def keyword_search(
@@ -417,7 +414,7 @@ class LadybugBackend(LifecycleOps):
         with self._lock:
             index = self._index.get(self._run, namespace)
             best = index.keyword(namespace, terms, index.visible(valid_at, known_at, where), k)
-            facts = self._facts([vid for vid, _ in best])
+            facts = index.read_facts(self._run, _fact, [vid for vid, _ in best])
         return [(facts[vid], score) for vid, score in best if vid in facts]
 
     def vector_search(
@@ -440,7 +437,7 @@ class LadybugBackend(LifecycleOps):
             index = self._index.vectors(self._run, namespace, len(vector))
             if index is not None:
                 best = index.nearest(vector, index.visible(valid_at, known_at, where), k)
-                facts = self._facts([vid for vid, _ in best])
+                facts = index.read_facts(self._run, _fact, [vid for vid, _ in best])
                 return [(facts[vid], score) for vid, score in best if vid in facts]
         params = {
             "ns": namespace,
