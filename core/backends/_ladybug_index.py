@@ -67,6 +67,7 @@ class NamespaceIndex:
         self.postings: dict[str, tuple[list[int], list[int]]] = {}  # term id -> (rows, tfs)
         self.n_docs = 0
         self.total_length = 0
+        self.summaries = 0  # concept summaries written (an LLM's); none: nothing to read
         self.concepts: dict[str, list[Any]] = {}  # concept id -> [key, display, t_index]
         self.adjacent: dict[str, set[str]] = {}  # RELATED, either direction
         self.out: dict[str, dict[str, list[int]]] = {}  # a -> b -> [strength, t_index]
@@ -141,12 +142,19 @@ class NamespaceIndex:
                 rows_tfs[0].append(i)
                 rows_tfs[1].append(int(tf or 0))
 
-    def add_mentions(self, rows: Iterable[Sequence[Any]]) -> None:
-        """Rows (concept id, version id)."""
+    def add_mentions(self, rows: Iterable[Sequence[Any]], *, check_order: bool = True) -> None:
+        """Rows (concept id, version id); a concept's list stays sorted while rows come in
+        order (as new statements mostly do), else it is sorted on its next read."""
         for cid, vid in rows:
             if (i := self.row.get(vid)) is not None:
-                self.mentions.setdefault(cid, []).append(i)
-                self._unsorted.add(cid)
+                held = self.mentions.setdefault(cid, [])
+                late = bool(held) and (not check_order or self._order(held[-1]) > self._order(i))
+                if late:
+                    self._unsorted.add(cid)
+                held.append(i)
+
+    def _order(self, i: int) -> tuple[int, int, str]:
+        return int(self._cols["vf"][i]), int(self._cols["rec"][i]), self.ids[i]
 
     def set_concepts(self, rows: Iterable[Sequence[Any]]) -> None:
         """Rows (id, key, display, t_index): new concepts, or a known one's new t_index."""
@@ -238,8 +246,7 @@ class NamespaceIndex:
         if not rows:
             return []
         if cid in self._unsorted:
-            vf, rec = self.col("vf"), self.col("rec")
-            rows.sort(key=lambda i: (vf[i], rec[i], self.ids[i]))
+            rows.sort(key=self._order)
             self._unsorted.discard(cid)
         out: list[int] = []
         for i in reversed(rows):
@@ -317,9 +324,10 @@ class RecallIndex:
         params = {"ns": namespace}
         index.add_versions(run(q.INDEX_VERSIONS, params))
         index.add_postings(run(q.INDEX_POSTINGS, params))
-        index.add_mentions(run(q.INDEX_MENTIONS, params))
+        index.add_mentions(run(q.INDEX_MENTIONS, params), check_order=False)
         index.set_concepts(run(q.INDEX_CONCEPTS, params))
         index.relate(run(q.INDEX_RELATED, params), add=False)
+        index.summaries = int(run(q.COUNT_SUMMARIES, params)[0][0])
         stats = run(q.READ_NAMESPACE, params)
         if stats:
             index.n_docs, index.total_length = int(stats[0][3] or 0), int(stats[0][4] or 0)
@@ -369,6 +377,7 @@ class RecallIndex:
         )
         index.set_concepts(concepts)
         index.relate(related, add=True)
+        index.summaries += sum(len(b.summaries) for b, _ in steps)
         index.n_docs += len(versions)
         index.total_length += sum(v.length for v in versions)
         if index.vectors is not None:

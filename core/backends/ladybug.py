@@ -459,11 +459,11 @@ class LadybugBackend(LifecycleOps):
 
     def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
         ids = [scoped(namespace, k) for k in keys]
-        if not ids:
-            return {}
-        return {
-            r[0]: r[1] for r in self._read(q.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
-        }
+        with self._lock:
+            if not ids or not self._index.get(self._run, namespace).summaries:
+                return {}
+            rows = self._run(q.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
+        return {r[0]: r[1] for r in rows}
 
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         if session is None:

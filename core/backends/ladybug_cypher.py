@@ -189,6 +189,7 @@ INDEX_RELATED = (
     "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.namespace = $ns"
     " RETURN a.id, b.id, e.strength, e.t_index"
 )
+COUNT_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns RETURN count(s)"
 INDEX_VECTORS = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.embedding IS NOT NULL RETURN v.id, v.embedding"
 )
