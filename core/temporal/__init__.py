@@ -73,7 +73,7 @@ class RuleResolver:
             chosen = choose_hit(dedupe(hits), text)
             if chosen is None:
                 return None
-            return to_resolved(chosen, Context(text, said_at, said_at.date(), None))
+            return to_resolved(chosen, Context(text, said_at, said_at.date()))
         except (ValueError, OverflowError):  # calendar arithmetic beyond years 1..9999
             return None
 

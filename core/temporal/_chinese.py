@@ -302,7 +302,7 @@ def _compose(hits: list[Hit], ctx: Context) -> list[Hit]:
 
 def chinese_hits(text: str, said_at: datetime) -> list[Hit]:
     """The Chinese expressions of `text` (said at `said_at`), in text order."""
-    ctx = Context(text, said_at, said_at.date(), chinese_tense(text))
+    ctx = Context(text, said_at, said_at.date(), chinese_tense)
     titles = [t.span() for t in _TITLE.finditer(text)]
     hits = [h for h in ZH.find(ctx) if not any(a <= h.start < b for a, b in titles)]
     return _compose(dedupe(hits), ctx)

@@ -119,7 +119,7 @@ def compose(hits: list[Hit], ctx: Context) -> list[Hit]:
 
 def english_hits(text: str, said_at: datetime) -> list[Hit]:
     """The English expressions of `text` (said at `said_at`), in text order."""
-    ctx = Context(text, said_at, said_at.date(), english_tense(text))
+    ctx = Context(text, said_at, said_at.date(), english_tense)
     found = RELATIVE.find(ctx) + DATES.find(ctx)
     hits = [h for h in found if not looks_like_title(text, h.start, h.end)]
     return compose(dedupe(hits), ctx)

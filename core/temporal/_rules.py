@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, time, tzinfo
 import attrs
 
 from ._calendar import shift_years
+from ._prefilter import Screen, screen
 from ._types import Context, Hit, Period, ResolvedTime
 
 __all__ = [
@@ -26,25 +27,35 @@ Handler = Callable[[re.Match[str], Context], Hit | None]
 
 
 class RuleSet:
-    """Regex rules, each with a handler turning a match into a `Hit` (or None to reject it)."""
+    """Regex rules, each with a handler turning a match into a `Hit` (or None to reject it).
+
+    A rule only runs on texts containing one of the literals all its matches contain (its
+    `screen`, see `_prefilter`): most statements name no time, and this is what makes them cheap.
+    """
 
     def __init__(self, flags: re.RegexFlag = re.IGNORECASE) -> None:
         self._flags = flags
-        self._rules: list[tuple[re.Pattern[str], Handler]] = []
+        self._rules: list[tuple[re.Pattern[str], Screen | None, Handler]] = []
 
     def rule(self, pattern: str) -> Callable[[Handler], Handler]:
         """Decorator registering `handler` for `pattern` (earlier rules win ties)."""
 
         def register(handler: Handler) -> Handler:
-            self._rules.append((re.compile(pattern, self._flags), handler))
+            compiled = re.compile(pattern, self._flags)
+            self._rules.append((compiled, screen(compiled), handler))
             return handler
 
         return register
 
     def find(self, ctx: Context) -> list[Hit]:
+        """The hits of every rule in `ctx.text`, rule by rule."""
         hits: list[Hit] = []
-        for pattern, handler in self._rules:
-            for m in pattern.finditer(ctx.text):
+        text = ctx.text
+        lowered = text.lower() if text.isascii() else None
+        for pattern, needed, handler in self._rules:
+            if needed is not None and not needed.admits(text, lowered):
+                continue
+            for m in pattern.finditer(text):
                 try:
                     hit = handler(m, ctx)
                 except (ValueError, OverflowError):  # a date outside years 1..9999

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Literal, Protocol, runtime_checkable
 
@@ -93,11 +95,24 @@ class Hit:
     rank: int = 1  # 2 for written calendar dates, 3 when they also give the year
 
 
+def _no_tense(_: str) -> Tense:
+    return None
+
+
 @attrs.frozen
 class Context:
-    """What the rules know about a statement: the text, when it was said, its tense."""
+    """What the rules know about a statement: the text, when it was said, its tense.
+
+    The tense is worked out by `tense_of` when a rule first asks for it: most statements name
+    no time, and no rule then looks at it.
+    """
 
     text: str
     said_at: datetime
     today: date
-    tense: Tense
+    tense_of: Callable[[str], Tense] = attrs.field(default=_no_tense, repr=False)
+
+    @functools.cached_property
+    def tense(self) -> Tense:
+        """The statement's tense as `tense_of` reads it."""
+        return self.tense_of(self.text)
