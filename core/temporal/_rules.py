@@ -58,7 +58,9 @@ class RuleSet:
             for m in pattern.finditer(text):
                 try:
                     hit = handler(m, ctx)
-                except (ValueError, OverflowError):  # a date outside years 1..9999
+                # A date outside years 1..9999, or a spelling the word tables do not list (the
+                # rules match case-insensitively, so "ſunday" matches as "sunday").
+                except (ValueError, OverflowError, KeyError):
                     continue
                 if hit is not None:
                     hits.append(hit)
