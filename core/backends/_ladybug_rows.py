@@ -23,3 +23,8 @@ def _open(value: datetime | None) -> datetime | None:
 
 def _fact(row: Sequence[Any]) -> Fact:
     return fact_from_row(row, to_utc, _open)
+
+
+def no_nulls(row: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """The row with these optional names as '' for None (the statements read '' as NULL)."""
+    return {**row, **{f: "" for f in fields if row.get(f) is None}}

@@ -19,7 +19,7 @@ from ..errors import BackendError, ConfigurationError, NotCurrent
 from ..model import Concept, Fact, Lineage, Message
 from . import ladybug_cypher as q
 from ._ladybug_index import RecallIndex
-from ._ladybug_rows import _ZERO, _fact, _open
+from ._ladybug_rows import _ZERO, _fact, _open, no_nulls
 from ._lifecycle import LifecycleOps, abstract_rows, inferred_rows
 from ._merge import (
     check_closes,
@@ -34,6 +34,8 @@ from ._port import ALL, Clock, ConceptEdge, InferredEdge, RecallFilter, WriteBat
 from ._rows import scoped
 
 __all__ = ["LadybugBackend"]
+
+_OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
 
 
 class LadybugBackend(LifecycleOps):
@@ -183,7 +185,10 @@ class LadybugBackend(LifecycleOps):
     def _write_versions(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         lineage = {f.id: f.supersedes for b, _ in steps for f in b.facts}
         rows = [
-            {**version_row(v, b.at, r.t_index), "fact_supersedes": lineage.get(v.fact_id)}
+            no_nulls(
+                {**version_row(v, b.at, r.t_index), "fact_supersedes": lineage.get(v.fact_id)},
+                *_OPTIONAL,
+            )
             for b, r in steps
             for v in b.versions
         ]
@@ -296,7 +301,7 @@ class LadybugBackend(LifecycleOps):
                     continue  # a message is stored once; its versions are linked below
                 seen.add(m.id)
                 seq += 1
-                row = message_row(scoped(ns, m.id), m, seq, b.at)
+                row = no_nulls(message_row(scoped(ns, m.id), m, seq, b.at), "session", "role")
                 rows.append({**row, "versions": by_message.pop(m.id, [])})
         if rows:
             self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
