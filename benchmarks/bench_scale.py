@@ -158,7 +158,7 @@ def grow(store: Any, run: Json, stream: list[Json], target: int, deadline: float
         if time.monotonic() > deadline or run["pos"] >= len(stream):
             return False
         need = math.ceil((target - run["facts"]) * max(run["pos"], 1) / max(run["facts"], 1.4))
-        part = stream[run["pos"] : run["pos"] + max(1, min(CHUNK, need))]
+        part = stream[run["pos"] : run["pos"] + max(1, min(20 * CHUNK, need))]
         out, ms = timed(store.remember_many, part, namespace=NS, chunk=CHUNK)
         run["ingest_s"] += ms / 1000
         run["pos"] += len(part)

@@ -171,7 +171,7 @@ def _remembered(
 
 
 def remember_many(
-    store: MemoryStore, items: object, namespace: str, chunk: int
+    store: MemoryStore, items: object, namespace: str, chunk: int, parallel: bool | None = None
 ) -> list[list[Fact]]:
     """Validate every item, then remember them in order, one transaction per chunk.
 
@@ -189,10 +189,11 @@ def remember_many(
         if item.key is not None:
             seen.add(item.key)
     prepared = _stamp(store, namespace, fresh)
+    parts = [prepared[start : start + chunk] for start in range(0, len(prepared), chunk)]
+    texts = [[p.text for p in part] for part in parts]
+    analysed_parts = store._pool.analysed(texts, parallel=parallel)
     written: list[list[Fact]] = []
-    for start in range(0, len(prepared), chunk):
-        part = prepared[start : start + chunk]
-        analysed = store._analyser.analyse_many([p.text for p in part])
+    for part, analysed in zip(parts, analysed_parts, strict=True):
         if store._llm is not None:
             analysed = llm_kinds_many(store, part, analysed)
         written.extend(_write_chunk(store, namespace, part, analysed))

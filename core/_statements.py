@@ -55,6 +55,11 @@ class Analyser:
         self._lock = threading.Lock()
 
     @property
+    def distance(self) -> int:
+        """How far apart (in concepts) two concepts of a sentence may be to be RELATED."""
+        return self._distance
+
+    @property
     def extractor(self) -> ConceptExtractor:
         """The concept extractor (the default one is chosen on first use)."""
         if self._extractor is None:
@@ -90,6 +95,10 @@ class Analyser:
 
     def analyse_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
         """`analyse` for many texts, batching the model and the embedder where they can."""
+        return self.embed_groups(self.statements_many(texts))
+
+    def statements_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
+        """The statements of many texts, not embedded yet (a bulk import's worker runs this)."""
         batched = getattr(self.extractor, "sentences_many", None)
         if callable(batched):
             parsed: list[list[Sentence]] = batched(texts)
@@ -105,6 +114,12 @@ class Analyser:
                 if s.text.strip()
             ]
             groups.append(out or [self._statement(text, [])])
+        return groups
+
+    def embed_groups(self, groups: list[list[Analysed]]) -> list[list[Analysed]]:
+        """Embed every statement of these groups in one batch (no-op without an embedder)."""
+        if self.embedder is None:
+            return groups
         flat = self._embed([st for group in groups for st in group])
         result, i = [], 0
         for group in groups:

@@ -100,9 +100,10 @@ def _import(store: MemoryStore, path: Path, namespace: str, out: TextIO) -> int:
 
     rows = _read_jsonl(path)
     count = 0
+    step = 10 * _CHUNK  # a call of 5,000 messages starts the analysis process (see _pool)
     with tqdm(total=len(rows), desc="import", unit="msg", file=sys.stderr) as bar:
-        for start in range(0, len(rows), _CHUNK):
-            part = rows[start : start + _CHUNK]
+        for start in range(0, len(rows), step):
+            part = rows[start : start + step]
             facts = store.remember_many(part, namespace=namespace, chunk=_CHUNK)
             count += sum(len(f) for f in facts)
             bar.update(len(part))

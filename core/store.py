@@ -15,6 +15,7 @@ from ._bulk import prepare_item, remember_batch, repeat_of
 from ._bulk import remember_many as _remember_many
 from ._commit import commit
 from ._lifecycle import LifecycleMixin, recall_filter
+from ._pool import AnalysisPool
 from ._recall import ConceptView, Ranker, ranked
 from ._statements import Analyser
 from ._supersession import (
@@ -111,6 +112,7 @@ class MemoryStore(LifecycleMixin, Closing):
             embedder=None if embedder is None else as_embedder(embedder),
         )
         self._counter = counter
+        self._pool = AnalysisPool(self._analyser)
         self._llm = None if llm is None else as_llm(llm)
         self._owns_backend = owns_backend
 
@@ -175,6 +177,7 @@ class MemoryStore(LifecycleMixin, Closing):
         """Write pending use counts; close the backend if this store owns it (a caller's
         driver is never closed)."""
         self._uses.flush()
+        self._pool.close()
         if self._owns_backend:
             self._backend.close()
 
@@ -228,6 +231,7 @@ class MemoryStore(LifecycleMixin, Closing):
         *,
         namespace: str = "default",
         chunk: int = 500,
+        parallel: bool | None = None,
     ) -> list[list[Fact]]:
         """Remember many messages in order: a bulk import, one transaction per `chunk` items.
 
@@ -236,9 +240,15 @@ class MemoryStore(LifecycleMixin, Closing):
         `remember`. Every item is validated before anything is written; explicit `at` times
         must not go backwards. An item whose message id already has facts with the same text
         is skipped (re-running an import is idempotent). Returns the facts of each item.
+
+        `parallel`: parse the next chunks in a worker process while one is written (about
+        1.5x the throughput on two cores; the worker is kept until `close`). None does so for
+        calls of at least 5,000 items, or once a worker runs; False never.
         """
         ns = check_namespace(namespace)
-        return _remember_many(self, items, ns, check_count(chunk, "chunk"))
+        if parallel is not None and not isinstance(parallel, bool):
+            raise InvalidInput("parallel must be True, False or None")
+        return _remember_many(self, items, ns, check_count(chunk, "chunk"), parallel)
 
     def supersede(
         self,

@@ -69,6 +69,13 @@ class SpacyExtractor:
         """The `select_concepts` window applied to every sentence (None keeps all)."""
         return self._window
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by model name (a bulk import's analysis process loads the model itself); a
+        pipeline given as `nlp=` belongs to the caller and is not sent."""
+        if self._nlp is not None and _pipelines.get(self._model) is not self._nlp:
+            raise TypeError("a SpacyExtractor on a caller's own pipeline is not picklable")
+        return (_rebuild, (self._model, self._window))
+
     def load(self) -> Language:
         """Return the pipeline, loading it now if needed; raises `ExtractorUnavailable`."""
         if self._nlp is None:
@@ -119,3 +126,7 @@ class SpacyExtractor:
     def __repr__(self) -> str:
         """Show the model name without loading it."""
         return f"SpacyExtractor(model={self._model!r}, window={self._window!r})"
+
+
+def _rebuild(model: str, window: int | None) -> SpacyExtractor:
+    return SpacyExtractor(model, window=window)
