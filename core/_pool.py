@@ -130,6 +130,8 @@ class AnalysisPool:
 
     def _drain(self, worker: _Worker, pending: int) -> None:
         """Read the answers of chunks sent but not used (the caller stopped early)."""
+        if not pending or self._worker is not worker:  # none, or this worker was stopped
+            return
         try:
             for _ in range(pending):
                 worker.receive()
