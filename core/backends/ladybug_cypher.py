@@ -181,7 +181,7 @@ INDEX_VERSIONS = (
     " v.recorded_at, v.superseded_at, v.archived_at, v.kind, v.length"
 )
 INDEX_POSTINGS = (
-    "MATCH (v:Version)-[h:HAS_TERM]->(t:Term) WHERE t.namespace = $ns RETURN t.id, v.id, h.tf"
+    "MATCH (v:Version)-[h:HAS_TERM]->(t:Term) WHERE t.namespace = $ns RETURN t.id, v.id, h.tf AS n"
 )
 INDEX_MENTIONS = (
     "MATCH (v:Version)-[:MENTIONS]->(c:Concept) WHERE c.namespace = $ns RETURN c.id, v.id"
