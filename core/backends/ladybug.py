@@ -335,10 +335,12 @@ class LadybugBackend(LifecycleOps):
         return len(rows)
 
     def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> list[list[Any]]:
+        if keys is None:  # listing them all: no reason to read the namespace's index
+            return super()._inferred_rows(namespace, None)
         with self._lock:
             rows = self._index.inferred(self._run, namespace)
-        chosen = None if keys is None else set(keys)
-        return [r for r in rows if chosen is None or r[0] in chosen or r[1] in chosen]
+        chosen = set(keys)
+        return [r for r in rows if r[0] in chosen or r[1] in chosen]
 
     def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
         with self._lock:
@@ -532,11 +534,11 @@ class LadybugBackend(LifecycleOps):
 
     def forget_fact(self, fact_id: str) -> int:
         with self._transaction():
-            self._index.clear()
             rows = self._run(q.FACT_TOUCHES, {"id": fact_id})
             if not rows or not rows[0][0]:
                 return 0
-            versions, concepts, terms, messages = rows[0]
+            versions, concepts, terms, messages, namespace = rows[0]
+            self._index.drop(namespace)  # read again on its next recall
             live = [c for c in concepts if c is not None]
             if live:
                 self._run(q.FORGET_SUMMARIES_OF, {"ids": live})

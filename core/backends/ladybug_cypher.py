@@ -266,7 +266,7 @@ FACT_TOUCHES = (
     " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
     " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
     " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
-    " collect(DISTINCT m.id)"
+    " collect(DISTINCT m.id), f.namespace"
 )
 FORGET_VERSIONS = "UNWIND $ids AS i MATCH (v:Version {id: i}) DETACH DELETE v"
 FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
