@@ -12,7 +12,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel
 
-# Strict editable mode lets pytest and mypy both resolve `bitemporal_core` (DESIGN §1, "Naming");
+# Strict editable mode lets pytest and mypy both resolve `bitemporal_core` (docs/design.md, "Naming");
 # it links files one by one, so any new source file re-runs the install.
 $(STAMP): $(PY) pyproject.toml $(SOURCES)
 	$(PY) -m pip install -q -e '.[dev]' --config-settings editable_mode=strict
@@ -26,6 +26,7 @@ demo: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports
 
 typecheck: install
 	$(PY) -m mypy -p bitemporal_core -p langchain_bitemporal -p llamaindex_bitemporal

@@ -12,11 +12,11 @@ Json = dict[str, Any]
 
 def profile_statements(store: Any, query: str, embedder: Any) -> dict[str, tuple[str, Json]]:
     """The recall statements with the parameters a real recall of `query` would use."""
-    from bitemporal_core.backends import neo4j_cypher as q
-    from bitemporal_core.backends._port import ALL
-    from bitemporal_core.backends.neo4j import scoped
-    from bitemporal_core.extract import content_terms
-    from bitemporal_core.recallm import RecallParams
+    from bitemporal_core.backends.neo4j import cypher as q
+    from bitemporal_core.backends.port import ALL
+    from bitemporal_core.backends.rows import scoped
+    from bitemporal_core.language.extract import content_terms
+    from bitemporal_core.ranking.recallm import RecallParams
 
     p, now = RecallParams(), datetime.now(UTC)
     base = {"ns": NS, "valid_at": now, "known_at": now, **ALL.params()}

@@ -53,9 +53,9 @@ COSINE_LIMIT = (
 
 def recallm_reference(backend: Any, store: Any, query: str) -> int:
     """The reference's retrieval shape on our graph; the number of context rows it reads."""
-    from bitemporal_core.backends.ladybug import scoped
+    from bitemporal_core.backends.rows import scoped
 
-    keys = [c.key for s in store._analyser.extractor.sentences(query) for c in s.concepts]
+    keys = [c.key for s in store.services.analyser.extractor.sentences(query) for c in s.concepts]
     tree: dict[str, int] = {}
     for key in dict.fromkeys(keys):  # a spanning tree per concept: BFS, 2 levels, no window
         level = {cid: int(t) for cid, t in backend._run(START, {"id": scoped(NS, key)})}
@@ -102,7 +102,7 @@ def langchain_store(store: Any, embedder: Any) -> Any:
 def measure(
     store: Any, embedder: Any, queries: list[str], basis: Any, vs: Any, cap_s: float
 ) -> Json:
-    backend, out = store._backend, {}
+    backend, out = store.backend, {}
     systems = {
         "ours": lambda q: store.recall(q, namespace=NS, basis=basis, k=K),
         "(a) RecallM reference shape": lambda q: recallm_reference(backend, store, q),

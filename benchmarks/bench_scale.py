@@ -72,7 +72,7 @@ def load_data(holdout: float = 0.03, seed: int = 13) -> tuple[list[Json], list[J
     messages of the held-out conversations (queries, single calls)."""
     import chitchat_dataset as ccc
 
-    from bitemporal_core._validate import check_text
+    from bitemporal_core.common.validate import check_text
 
     data = ccc.Dataset()
     ids = sorted(data)
@@ -103,7 +103,12 @@ def cached_embedder(cache_file: Path, queries: list[str]) -> Any:
     """MiniLM, caching vectors across runs; query vectors pre-computed (excluded from timings)."""
     import numpy as np
 
-    from bitemporal_core.embeddings import MINILM_DIM, MINILM_NAME, BaseEmbedder, MiniLMEmbedder
+    from bitemporal_core.providers.embeddings import (
+        MINILM_DIM,
+        MINILM_NAME,
+        BaseEmbedder,
+        MiniLMEmbedder,
+    )
 
     class Cached(BaseEmbedder):
         def __init__(self) -> None:

@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from bitemporal_core.temporal import ResolvedTime, default_resolver
+from bitemporal_core.language.temporal import ResolvedTime, default_resolver
 
 DEFAULT_CASES = (
     Path(__file__).resolve().parent.parent.parent / "shared" / "temporal" / "cases.jsonl"

@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_scale import load_data
 
-from bitemporal_core.extract._upos import UposTable
-from bitemporal_core.extract.spacy import DEFAULT_SPACY_MODEL, _load_pipeline
+from bitemporal_core.language.extract._upos import UposTable
+from bitemporal_core.language.extract.spacy import DEFAULT_SPACY_MODEL, _load_pipeline
 
 
 def main() -> None:

@@ -2,12 +2,13 @@
 
 Every fact carries valid time (when it is true in the world) and transaction time (when the
 memory learned it); recall is ranked by the RecallM concept graph and pinned to a `Basis`.
+This module is the public API: adapters and applications import from here.
 """
 
 from __future__ import annotations
 
-from ._recall import ConceptView
-from .errors import (
+from bitemporal_core.backends.port import Backend
+from bitemporal_core.errors import (
     BackendError,
     BitemporalError,
     ConfigurationError,
@@ -19,25 +20,72 @@ from .errors import (
     NotFound,
     TimeRegression,
 )
-from .lifecycle import ABSTRACTION, KINDS, Abstraction, InferredEdge, Lifecycle
-from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline
-from .prompt import render_context
-from .recallm import RankedConcept, RecallParams
-from .store import MemoryStore
+from bitemporal_core.language.extract import (
+    ConceptExtractor,
+    SimpleExtractor,
+    SpacyExtractor,
+    StanzaExtractor,
+    default_extractor,
+)
+from bitemporal_core.language.kinds import ABSTRACTION, KINDS
+from bitemporal_core.language.temporal import ResolvedTime, TimeResolver, default_resolver
+from bitemporal_core.model import (
+    UNSET,
+    Abstraction,
+    Basis,
+    Concept,
+    ConceptEdge,
+    Fact,
+    Hit,
+    InferredEdge,
+    Lineage,
+    Message,
+    Turn,
+    Unset,
+    Usage,
+)
+from bitemporal_core.providers.embeddings import (
+    BaseEmbedder,
+    Embedder,
+    MiniLMEmbedder,
+    as_embedder,
+)
+from bitemporal_core.providers.llm import LLM, OpenAIChat, as_llm
+from bitemporal_core.providers.tokens import ApproxCounter, TokenCounter, default_counter
+from bitemporal_core.ranking.decay import Lifecycle
+from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
+from bitemporal_core.services.recall import ConceptView
+from bitemporal_core.store import MemoryStore
+from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
+from bitemporal_core.views.prompt import (
+    fact_metadata,
+    format_line,
+    hit_metadata,
+    render_context,
+    validity_label,
+)
+from bitemporal_core.views.timeline import Timeline, plot_timeline
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ABSTRACTION",
     "KINDS",
+    "LLM",
     "UNSET",
     "Abstraction",
+    "ApproxCounter",
+    "Backend",
     "BackendError",
+    "BaseEmbedder",
     "Basis",
     "BitemporalError",
     "Concept",
+    "ConceptEdge",
+    "ConceptExtractor",
     "ConceptView",
     "ConfigurationError",
+    "Embedder",
     "ExtractorUnavailable",
     "Fact",
     "Hit",
@@ -48,13 +96,36 @@ __all__ = [
     "Lineage",
     "MemoryStore",
     "Message",
+    "MiniLMEmbedder",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
+    "OpenAIChat",
     "RankedConcept",
     "RecallParams",
+    "ResolvedTime",
+    "SimpleExtractor",
+    "SpacyExtractor",
+    "StanzaExtractor",
     "TimeRegression",
+    "TimeResolver",
     "Timeline",
+    "TokenCounter",
+    "Turn",
+    "Unset",
+    "Usage",
     "__version__",
+    "as_embedder",
+    "as_llm",
+    "default_counter",
+    "default_extractor",
+    "default_resolver",
+    "fact_metadata",
+    "format_line",
+    "hit_metadata",
+    "plot_concept_graph",
+    "plot_question_graph",
+    "plot_timeline",
     "render_context",
+    "validity_label",
 ]

@@ -1,4 +1,6 @@
-"""The public value types: a basis to query at, fact versions, recall hits, messages."""
+"""The public value types: a basis to query at, fact versions, concepts and their edges, recall
+hits, messages, use counts and abstractions. Every layer may import them; they import nothing
+of the package but the foundation helpers."""
 
 from __future__ import annotations
 
@@ -9,18 +11,24 @@ from typing import Any, Final
 
 import attrs
 
-from ._time import require_aware, utcnow
+from bitemporal_core.common.times import require_aware, utcnow
+from bitemporal_core.common.validate import check_id, check_optional_name, check_text
+from bitemporal_core.errors import InvalidInput
 
 __all__ = [
     "UNSET",
+    "Abstraction",
     "Basis",
     "Concept",
+    "ConceptEdge",
     "Fact",
     "Hit",
+    "InferredEdge",
     "Lineage",
     "Message",
-    "Timeline",
+    "Turn",
     "Unset",
+    "Usage",
 ]
 
 
@@ -34,6 +42,32 @@ class Unset(enum.Enum):
 
 
 UNSET: Final = Unset.token
+
+
+def _turn_text(value: object) -> str:
+    return check_text(value, "turn text")
+
+
+def _role(value: object) -> str:
+    return check_id(value, "role")
+
+
+def _message_id(value: object) -> str | None:
+    return None if value is None else check_id(value, "message id")
+
+
+def _message(value: object) -> str | None:
+    return None if value is None else check_text(value, "message")
+
+
+def _session(value: object) -> str | None:
+    return check_optional_name(value, "session")
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput("remember must be True or False")
+    return value
 
 
 def _valid_at(value: datetime | None) -> datetime | None:
@@ -182,25 +216,61 @@ class Message:
 
 
 @attrs.frozen(kw_only=True)
-class Timeline:
-    """Fact versions of a namespace with their valid intervals, ready to tabulate or plot."""
+class Turn:
+    """One conversation message as an adapter hands it to the store (`MemoryStore.add_turn`).
 
-    namespace: str
-    versions: tuple[Fact, ...]
+    `text` is what is remembered as facts when `remember` is true (the message is then their
+    source); `message` is what is stored as the message when that differs from `text` (a
+    framework's serialised message with tool calls or images). `id` is the message id (one is
+    made if None): the same id and text again is a repeat and writes nothing.
+    """
 
-    def __iter__(self) -> Iterator[Fact]:
-        return iter(self.versions)
+    text: str = attrs.field(converter=_turn_text)
+    role: str = attrs.field(converter=_role)
+    id: str | None = attrs.field(default=None, converter=_message_id)
+    session: str | None = attrs.field(default=None, converter=_session)
+    remember: bool = attrs.field(default=True, converter=_flag)
+    message: str | None = attrs.field(default=None, converter=_message)
 
-    def __len__(self) -> int:
-        return len(self.versions)
 
-    def rows(self) -> list[dict[str, Any]]:
-        """One dict per version, in valid-time order."""
-        return [v.to_dict() for v in self.versions]
+@attrs.frozen(kw_only=True)
+class ConceptEdge:
+    """A RELATED edge of the concept graph: `src < dst` lexicographically."""
 
-    def plot(self, *, ax: Any = None, now: datetime | None = None) -> Any:
-        """Draw this timeline with matplotlib and return the Axes: one bar per version over
-        valid time, its transaction time as a thin line (see `bitemporal_core.plot`)."""
-        from .plot import plot_timeline
+    src: str
+    dst: str
+    strength: int
+    t_index: int
 
-        return plot_timeline(self, ax=ax, now=now)
+
+@attrs.frozen(kw_only=True)
+class InferredEdge:
+    """A relationship inferred between two concepts, kept apart from stated facts."""
+
+    src: str
+    dst: str
+    type: str  # an upper-case word such as LOCATED_IN; stored as a property, never a label
+    confidence: float
+    provenance: str  # "rule:shared-neighbours", "rule:co-occurrence" or "llm:<model>"
+    recorded_at: datetime | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Usage:
+    """How often a lineage was recalled or injected, and when last (operational metadata)."""
+
+    uses: int = 0
+    last_used: datetime | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Abstraction:
+    """A higher-level memory summarising related facts, as one version of its own lineage.
+
+    `fact.kind` is "abstraction"; `members` are the version ids it summarises (as known when
+    it was written); `concept` is the shared concept that grouped them.
+    """
+
+    fact: Fact
+    concept: str
+    members: tuple[str, ...]

@@ -1,33 +1,21 @@
-"""`MemoryStore`: the public API of the bitemporal memory (DESIGN §2), on any storage engine."""
+"""`MemoryStore`: the public API of the bitemporal memory, on any storage engine.
+
+The store checks its arguments, builds one `Services` context from its options, and hands each
+call to a service (`bitemporal_core.services`); every method has an `a`-prefixed async twin.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-import attrs
-
-from ._async import Closing, twin
-from ._bulk import prepare_item, remember_batch, repeat_of
-from ._bulk import remember_many as _remember_many
-from ._commit import commit
-from ._lifecycle import LifecycleMixin, recall_filter
-from ._pool import AnalysisPool
-from ._recall import ConceptView, Ranker, ranked
-from ._statements import Analyser
-from ._supersession import (
-    concept_summaries,
-    llm_kinds,
-    moved_predecessor,
-    replaced_facts,
-    truncated,
-)
-from ._time import check_interval, require_aware
-from ._uses import UseRecorder
-from ._validate import (
+from bitemporal_core.backends.port import Backend, RecallScope
+from bitemporal_core.common.times import require_aware
+from bitemporal_core.common.twins import Closing, twin
+from bitemporal_core.common.validate import (
     check_count,
     check_id,
     check_ids,
@@ -36,34 +24,59 @@ from ._validate import (
     check_optional_name,
     check_text,
 )
-from ._versions import check_meta, new_version, to_fact
-from .backends._port import Backend, ConceptEdge, NewFact, NewMessage, WriteBatch
-from .embeddings import as_embedder
-from .errors import InvalidInput, NotCurrent, NotFound
-from .extract import ConceptExtractor
-from .lifecycle import Lifecycle
-from .llm import as_llm
-from .model import UNSET, Basis, Concept, Fact, Hit, Lineage, Message, Timeline, Unset
-from .prompt import render_context
-from .recallm import RecallParams
-from .temporal import TimeResolver
-from .tokens import TokenCounter, default_counter
+from bitemporal_core.errors import InvalidInput, NotFound
+from bitemporal_core.language.analysis import Analyser
+from bitemporal_core.language.extract import ConceptExtractor
+from bitemporal_core.language.pool import AnalysisPool
+from bitemporal_core.language.temporal import TimeResolver
+from bitemporal_core.model import (
+    UNSET,
+    Abstraction,
+    Basis,
+    Concept,
+    ConceptEdge,
+    Fact,
+    Hit,
+    InferredEdge,
+    Lineage,
+    Message,
+    Turn,
+    Unset,
+)
+from bitemporal_core.providers.embeddings import as_embedder
+from bitemporal_core.providers.llm import as_llm
+from bitemporal_core.providers.tokens import TokenCounter, default_counter
+from bitemporal_core.ranking.decay import Lifecycle
+from bitemporal_core.ranking.recallm import RecallParams
+from bitemporal_core.services import bulk, lifecycle, writes
+from bitemporal_core.services.context import Services
+from bitemporal_core.services.items import prepare_item
+from bitemporal_core.services.recall import ConceptView, Ranker, ranked
+from bitemporal_core.services.uses import UseRecorder
+from bitemporal_core.services.versions import check_meta
+from bitemporal_core.views.prompt import render_context
+from bitemporal_core.views.timeline import Timeline
 
 __all__ = ["MemoryStore"]
 
-R = TypeVar("R")
 Mode = Literal["hybrid", "recallm"]
-
-
-def _new_id() -> str:
-    return uuid.uuid4().hex
 
 
 def _opt_time(value: datetime | None, name: str) -> datetime | None:
     return None if value is None else require_aware(value, name)
 
 
-class MemoryStore(LifecycleMixin, Closing):
+def _opt_end(value: datetime | Unset | None) -> datetime | Unset | None:
+    return value if isinstance(value, Unset) else _opt_time(value, "valid_to")
+
+
+def _basis(basis: Basis | None) -> Basis:
+    if basis is not None and not isinstance(basis, Basis):
+        raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
+    return (basis or Basis()).resolved()
+
+
+class MemoryStore(Closing):
     """A bitemporal memory of facts and concepts over a storage engine.
 
     Build one with `MemoryStore.embedded(path)` (LadybugDB, the default) or
@@ -77,8 +90,8 @@ class MemoryStore(LifecycleMixin, Closing):
         counter: token counter for prompt budgets; default tiktoken when it loads offline.
         embedder: optional embeddings for a vector rank in recall: an `Embedder`, a callable
             `texts -> vectors`, a LangChain `Embeddings`, a LlamaIndex `BaseEmbedding` or an
-            OpenAI client (see `bitemporal_core.embeddings.as_embedder`).
-        llm: optional `bitemporal_core.llm.LLM` or `openai.OpenAI` client: a new statement
+            OpenAI client (see `bitemporal_core.as_embedder`).
+        llm: optional `bitemporal_core.LLM` or `openai.OpenAI` client: a new statement
             then supersedes the current facts sharing its concepts that the LLM says it
             contradicts. Without one, nothing is superseded implicitly.
         params: RecallM parameters.
@@ -100,27 +113,30 @@ class MemoryStore(LifecycleMixin, Closing):
         lifecycle: Lifecycle | None = None,
         owns_backend: bool = True,
     ) -> None:
-        self._backend = backend
-        self._params = params or RecallParams()
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
             raise InvalidInput("lifecycle must be a Lifecycle")
-        self._lifecycle = lifecycle or Lifecycle()
-        self._uses = UseRecorder(backend)
-        self._analyser = Analyser(
+        analyser = Analyser(
             extractor=extractor,
             resolver=resolver,
             embedder=None if embedder is None else as_embedder(embedder),
         )
+        self._ctx = Services(
+            backend=backend,
+            analyser=analyser,
+            pool=AnalysisPool(analyser),
+            llm=None if llm is None else as_llm(llm),
+            params=params or RecallParams(),
+            lifecycle=lifecycle or Lifecycle(),
+            uses=UseRecorder(backend),
+        )
         self._counter = counter
-        self._pool = AnalysisPool(self._analyser)
-        self._llm = None if llm is None else as_llm(llm)
         self._owns_backend = owns_backend
 
     # --- construction -------------------------------------------------------------------
     @classmethod
     def embedded(cls, path: str | Path | None = None, **options: Any) -> MemoryStore:
         """A store on the embedded engine (LadybugDB): on disk at `path`, in memory if None."""
-        from .backends.ladybug import LadybugBackend
+        from bitemporal_core.backends.ladybug.engine import LadybugBackend
 
         return cls(LadybugBackend(path), **options)
 
@@ -138,7 +154,7 @@ class MemoryStore(LifecycleMixin, Closing):
         """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close.
         `max_transaction_retry_time` (seconds, URI only) bounds the driver's retries of a
         failing transaction (the driver's default is 30 s)."""
-        from .backends.neo4j import Neo4jBackend
+        from bitemporal_core.backends.neo4j.engine import Neo4jBackend
 
         backend = Neo4jBackend(
             uri,
@@ -152,15 +168,22 @@ class MemoryStore(LifecycleMixin, Closing):
     @property
     def backend(self) -> Backend:
         """The storage engine behind this store."""
-        return self._backend
+        return self._ctx.backend
+
+    @property
+    def services(self) -> Services:
+        """What the store's services work with: the engine, analyser, LLM, parameters,
+        lifecycle policy and use recorder (for custom services, tools and tests)."""
+        return self._ctx
 
     def describe(self) -> str:
         """Which engine, extractor, time resolver and token counter this store runs."""
+        analyser, llm = self._ctx.analyser, self._ctx.llm
         return (
-            f"engine={self._backend!r} extractor={self._analyser.extractor_name} "
-            f"resolver={self._analyser.resolver_name} tokens={self.counter.name} "
-            f"embedder={self._analyser.embedder.name if self._analyser.embedder else 'off'} "
-            f"llm={self._llm.name if self._llm else 'off'}"
+            f"engine={self._ctx.backend!r} extractor={analyser.extractor_name} "
+            f"resolver={analyser.resolver_name} tokens={self.counter.name} "
+            f"embedder={analyser.embedder.name if analyser.embedder else 'off'} "
+            f"llm={llm.name if llm else 'off'}"
         )
 
     @property
@@ -171,19 +194,15 @@ class MemoryStore(LifecycleMixin, Closing):
         return self._counter
 
     def __repr__(self) -> str:
-        return f"MemoryStore({self._backend!r})"
+        return f"MemoryStore({self._ctx.backend!r})"
 
     def close(self) -> None:
         """Write pending use counts; close the backend if this store owns it (a caller's
         driver is never closed)."""
-        self._uses.flush()
-        self._pool.close()
+        self._ctx.uses.flush()
+        self._ctx.pool.close()
         if self._owns_backend:
-            self._backend.close()
-
-    # --- transaction time ---------------------------------------------------------------
-    def _commit(self, namespace: str, at: datetime | None, build: Callable[[datetime], R]) -> R:
-        return commit(self._backend, namespace, at, build)
+            self._ctx.backend.close()
 
     # --- writes -------------------------------------------------------------------------
     def remember(
@@ -209,21 +228,9 @@ class MemoryStore(LifecycleMixin, Closing):
         and returns those facts.
         """
         ns = check_namespace(namespace)
-        meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
+        meta = check_meta(speaker=speaker, source=source, session=session, kind=kind)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
-        repeated = repeat_of(self, ns, item)
-        if repeated is not None:
-            return repeated
-        statements = llm_kinds(self, self._analyser.analyse(item.text), meta["kind"])
-        replaces = replaced_facts(self, ns, statements, item.at)
-        summaries = concept_summaries(self, ns, statements, item.at)
-
-        def build(when: datetime) -> list[Fact]:
-            batch, versions = remember_batch(self, ns, when, item, statements, replaces, summaries)
-            result = self._backend.apply(batch)
-            return [self._fact(ns, v, result) for v in versions]
-
-        return self._commit(ns, at, build)
+        return writes.remember(self._ctx, ns, item)
 
     def remember_many(
         self,
@@ -248,7 +255,7 @@ class MemoryStore(LifecycleMixin, Closing):
         ns = check_namespace(namespace)
         if parallel is not None and not isinstance(parallel, bool):
             raise InvalidInput("parallel must be True, False or None")
-        return _remember_many(self, items, ns, check_count(chunk, "chunk"), parallel)
+        return bulk.remember_many(self._ctx, items, ns, check_count(chunk, "chunk"), parallel)
 
     def supersede(
         self,
@@ -268,42 +275,12 @@ class MemoryStore(LifecycleMixin, Closing):
         The old version is closed at `at`; the old lineage gets a version ending at the new
         start (none if that is not after its own start); the new fact links SUPERSEDES to it.
         """
-        text = check_text(text)
-        lineage, current = self._current(fact)
-        if lineage.superseded_by:  # its current version is the copy ending at the successor
-            raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
-        ns = lineage.namespace
-        vf = _opt_time(valid_from, "valid_from")
-        vt = valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
-        meta = self._meta(speaker=speaker, source=source, session=session, kind=kind)
-        statement = llm_kinds(self, [self._analyser.analyse_one(text)], meta["kind"])[0]
-        old = self._analyser.analyse_one(current.text)
-        message_id = meta["source"] or "msg-" + _new_id()
-        stale = self._backend.citing_current([current.id])  # abstractions quoting it end too
-
-        def build(when: datetime) -> Fact:
-            start, end = self._analyser.valid_time(text, when, vf, vt)
-            new = self._version(_new_id(), statement, start, end, 1, meta, message_id)
-            new = attrs.evolve(new, supersedes=current.id)
-            versions = [new, *truncated(current, old, start)]
-            batch = WriteBatch(
-                namespace=ns,
-                at=when,
-                close=(current.version_id, *stale),
-                facts=(NewFact(id=new.fact_id, supersedes=current.id),),
-                versions=tuple(versions),
-                messages=(
-                    NewMessage(
-                        id=message_id, session=meta["session"], role=meta["speaker"], text=text
-                    ),
-                ),
-                concepts=statement.concepts,
-                relate=statement.pairs,
-                advance_t_index=True,
-            )
-            return self._fact(ns, new, self._backend.apply(batch))
-
-        return self._commit(ns, at, build)
+        text, fact = check_text(text), check_id(fact)
+        start, end = _opt_time(valid_from, "valid_from"), _opt_end(valid_to)
+        meta = check_meta(speaker=speaker, source=source, session=session, kind=kind)
+        return writes.supersede(
+            self._ctx, fact, text, at=at, valid_from=start, valid_to=end, meta=meta
+        )
 
     def correct(
         self,
@@ -320,61 +297,20 @@ class MemoryStore(LifecycleMixin, Closing):
         If the fact superseded another whose validity ended where this one began, moving
         `valid_from` moves that end too, in the same transaction.
         """
-        lineage, current = self._current(fact)
-        new_text = current.text if text is None else check_text(text)
-        kind = current.kind if kind is None else check_kind(kind)
-        start = (
-            current.valid_from if valid_from is None else require_aware(valid_from, "valid_from")
+        return writes.correct(
+            self._ctx,
+            check_id(fact),
+            text=None if text is None else check_text(text),
+            valid_from=_opt_time(valid_from, "valid_from"),
+            valid_to=_opt_end(valid_to),
+            at=at,
+            kind=None if kind is None else check_kind(kind),
         )
-        end = current.valid_to if isinstance(valid_to, Unset) else _opt_time(valid_to, "valid_to")
-        check_interval(start, end)
-        statement = self._analyser.analyse_one(new_text)
-        meta = {
-            "source": current.source,
-            "speaker": current.speaker,
-            "session": current.session,
-            "kind": kind,
-            "said_at": None if text else current.said_at,
-        }
-        moved = moved_predecessor(self, lineage, current, start)
-        stale = self._backend.citing_current([current.id, *([moved[0].id] if moved else [])])
-
-        def build(when: datetime) -> Fact:
-            version = self._version(
-                current.id, statement, start, end, current.version + 1, meta, None
-            )
-            version = attrs.evolve(version, supersedes=current.supersedes)
-            versions, close = [version], [current.version_id, *stale]
-            if moved is not None:
-                prev, prev_statement = moved
-                close.append(prev.version_id)
-                versions.extend(truncated(prev, prev_statement, start))
-            batch = WriteBatch(
-                namespace=lineage.namespace,
-                at=when,
-                close=tuple(close),
-                versions=tuple(versions),
-                concepts=statement.concepts if text else (),
-                relate=statement.pairs if text else (),
-                advance_t_index=text is not None,
-            )
-            return self._fact(lineage.namespace, version, self._backend.apply(batch))
-
-        return self._commit(lineage.namespace, at, build)
 
     def retract(self, fact: str, *, at: datetime | None = None) -> Fact:
         """Stop believing a fact ("we were wrong"): close its current version; nothing replaces
         it. Returns the closed version."""
-        lineage, current = self._current(fact)
-        stale = self._backend.citing_current([current.id])
-
-        def build(when: datetime) -> Fact:
-            close = (current.version_id, *stale)
-            batch = WriteBatch(namespace=lineage.namespace, at=when, close=close)
-            self._backend.apply(batch)
-            return attrs.evolve(current, superseded_at=when)
-
-        return self._commit(lineage.namespace, at, build)
+        return writes.retract(self._ctx, check_id(fact), at=at)
 
     def add_message(
         self,
@@ -389,16 +325,26 @@ class MemoryStore(LifecycleMixin, Closing):
         """Store a raw message (no facts extracted); messages keep their order per session."""
         text = check_text(text, "message")
         ns = check_namespace(namespace)
-        msg_id = check_id(id, "message id") if id is not None else "msg-" + _new_id()
+        msg_id = check_id(id, "message id") if id is not None else "msg-" + uuid.uuid4().hex
         session = check_optional_name(session, "session")
         role = check_optional_name(role, "role")
+        return writes.add_message(
+            self._ctx, ns, text, msg_id=msg_id, session=session, role=role, at=at
+        )
 
-        def build(when: datetime) -> Message:
-            message = NewMessage(id=msg_id, session=session, role=role, text=text)
-            self._backend.apply(WriteBatch(namespace=ns, at=when, messages=(message,)))
-            return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
+    def add_turn(self, turn: Turn, *, namespace: str = "default") -> list[Fact]:
+        """Store one conversation turn, the way every framework adapter does: as a message,
+        and (if `turn.remember`) as facts whose source is that message. Returns the facts.
 
-        return self._commit(ns, at, build)
+        Args:
+            turn: the message's text, role, id, session and whether it feeds the memory.
+            namespace: the memory it belongs to.
+        """
+        if not isinstance(turn, Turn):
+            raise InvalidInput(f"turn must be a Turn, not {type(turn).__name__}")
+        ns = check_namespace(namespace)
+        msg_id = turn.id or "msg-" + uuid.uuid4().hex
+        return writes.add_turn(self._ctx, ns, turn, msg_id=msg_id)
 
     def forget(self, *, namespace: str | None = None, fact: str | None = None) -> int:
         """Delete a namespace or one fact's lineage (texts, messages, concept links).
@@ -409,11 +355,8 @@ class MemoryStore(LifecycleMixin, Closing):
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
         if namespace is not None:
-            return self._backend.forget_namespace(check_namespace(namespace))
-        fact_id = check_id(fact)
-        if self._backend.lineage(fact_id) is None:
-            raise NotFound(f"no fact with id {fact_id!r}")
-        return self._forget_citing(fact_id) + self._backend.forget_fact(fact_id)
+            return self._ctx.erasure.forget_namespace(check_namespace(namespace))
+        return writes.forget_fact(self._ctx, check_id(fact))
 
     # --- reads --------------------------------------------------------------------------
     def recall(
@@ -434,8 +377,8 @@ class MemoryStore(LifecycleMixin, Closing):
         keeps only statements of those kinds; memories archived by `prune` are left out
         unless `include_archived`.
         """
-        where = recall_filter(kinds, include_archived)
-        return ranked(self, query, namespace, basis, k, mode, where).recall_hits
+        where = lifecycle.recall_filter(kinds, include_archived)
+        return ranked(self._ctx, query, namespace, _basis(basis), k, mode, where).recall_hits
 
     def context(
         self,
@@ -449,14 +392,14 @@ class MemoryStore(LifecycleMixin, Closing):
         kinds: Sequence[str] | None = None,
         include_archived: bool = False,
     ) -> str:
-        """The recalled memories rendered as a prompt block within `max_tokens` (DESIGN §5);
-        `kinds` and `include_archived` filter as in `recall`."""
+        """The recalled memories rendered as a prompt block within `max_tokens` (see
+        docs/design.md, "Prompt block"); `kinds` and `include_archived` filter as in
+        `recall`."""
         check_count(max_tokens, "max_tokens")
-        b = self._basis(basis)
-        where = recall_filter(kinds, include_archived)
-        ranker = ranked(self, query, namespace, b, k, mode, where)
-        hits = ranker.recall_hits
-        view = ranker.last_view
+        b = _basis(basis)
+        where = lifecycle.recall_filter(kinds, include_archived)
+        ranker = ranked(self._ctx, query, namespace, b, k, mode, where)
+        hits, view = ranker.recall_hits, ranker.last_view
         used = {c for h in hits for c in h.concepts}
         summaries = {k: v for k, v in (view.summaries if view else {}).items() if k in used}
         return render_context(
@@ -472,11 +415,10 @@ class MemoryStore(LifecycleMixin, Closing):
     ) -> ConceptView:
         """RecallM's view of a question: its concepts, the chosen neighbourhood in prompt order
         (essential last), and each concept's contexts valid at the basis."""
-        query = check_text(query, "query")
-        b = self._basis(basis)
+        query, ns, b = check_text(query, "query"), check_namespace(namespace), _basis(basis)
         assert b.valid_at is not None and b.known_at is not None
-        ranker = Ranker(self._backend, self._analyser, self._params, self._lifecycle)
-        return ranker.concepts(query, check_namespace(namespace), b.valid_at, b.known_at)
+        scope = RecallScope(namespace=ns, valid_at=b.valid_at, known_at=b.known_at)
+        return Ranker(self._ctx).concepts(query, scope)
 
     def concept_graph(
         self, keys: Sequence[str], *, namespace: str = "default", hops: int = 0
@@ -485,33 +427,33 @@ class MemoryStore(LifecycleMixin, Closing):
         them, ignoring the t_index window; nodes by key, edges by (src, dst)."""
         ns, checked = check_namespace(namespace), check_ids(keys, "concept key")
         hops = check_count(hops, "hops", minimum=0)
-        nodes, edges = self._backend.concept_graph(ns, checked, hops=hops, window=2**62)
+        nodes, edges = self._ctx.reads.concept_graph(ns, checked, hops=hops, window=2**62)
         return sorted(nodes, key=lambda c: c.key), sorted(edges, key=lambda e: (e.src, e.dst))
 
     def concepts(self, namespace: str = "default", *, limit: int = 200) -> list[Concept]:
         """A namespace's concepts, most recently updated first (for pictures and browsing)."""
         limit = check_count(limit, "limit")
-        return self._backend.concepts(check_namespace(namespace), limit)
+        return self._ctx.reads.concepts(check_namespace(namespace), limit)
 
     def history(self, fact: str) -> Lineage:
         """Every version of a fact's lineage, oldest first, with supersession links."""
-        lineage = self._backend.lineage(check_id(fact))
+        lineage = self._ctx.facts.lineage(check_id(fact))
         if lineage is None:
             raise NotFound(f"no fact with id {fact!r}")
         return lineage
 
     def snapshot(self, namespace: str = "default", *, basis: Basis | None = None) -> list[Fact]:
         """All facts of a namespace valid and known at the basis, by valid_from."""
-        b = self._basis(basis)
+        b = _basis(basis)
         assert b.valid_at is not None and b.known_at is not None
-        return self._backend.snapshot(check_namespace(namespace), b.valid_at, b.known_at)
+        return self._ctx.facts.snapshot(check_namespace(namespace), b.valid_at, b.known_at)
 
     def timeline(self, namespace: str = "default", *, known_at: datetime | None = None) -> Timeline:
         """Fact versions with their valid intervals: those known at `known_at`, or every version
         ever recorded if None (both axes, for plots)."""
         ns = check_namespace(namespace)
-        known = _opt_time(known_at, "known_at")
-        return Timeline(namespace=ns, versions=tuple(self._backend.versions(ns, known)))
+        versions = self._ctx.facts.versions(ns, _opt_time(known_at, "known_at"))
+        return Timeline(namespace=ns, versions=tuple(versions))
 
     def messages(
         self, namespace: str = "default", *, session: str | None = None, limit: int | None = None
@@ -519,15 +461,15 @@ class MemoryStore(LifecycleMixin, Closing):
         """Stored raw messages, oldest first (the last `limit` if given)."""
         ns = check_namespace(namespace)
         limit = None if limit is None else check_count(limit, "limit", minimum=0)
-        return self._backend.messages(ns, check_optional_name(session, "session"), limit)
+        return self._ctx.messages.messages(ns, check_optional_name(session, "session"), limit)
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold anything."""
-        return self._backend.namespaces()
+        return self._ctx.facts.namespaces()
 
     def sessions(self, namespace: str = "default") -> list[str]:
         """Sessions with stored messages in a namespace, in order of their first message."""
-        return self._backend.sessions(check_namespace(namespace))
+        return self._ctx.messages.sessions(check_namespace(namespace))
 
     def delete_messages(
         self,
@@ -545,28 +487,88 @@ class MemoryStore(LifecycleMixin, Closing):
         if (session is None) == (ids is None):
             raise InvalidInput("delete_messages needs exactly one of session= or ids=")
         checked = None if ids is None else check_ids(ids, "message id")
-        return self._backend.delete_messages(ns, check_optional_name(session, "session"), checked)
+        session = check_optional_name(session, "session")
+        return self._ctx.messages.delete_messages(ns, session, checked)
 
-    # --- helpers ------------------------------------------------------------------------
-    @staticmethod
-    def _basis(basis: Basis | None) -> Basis:
-        if basis is not None and not isinstance(basis, Basis):
-            raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
-        return (basis or Basis()).resolved()
+    # --- memory lifecycle ---------------------------------------------------------------
+    def abstract(
+        self,
+        namespace: str = "default",
+        *,
+        min_facts: int = 3,
+        max_facts: int = 12,
+        at: datetime | None = None,
+    ) -> list[Abstraction]:
+        """Summarise groups of related current facts (sharing a concept) as abstractions.
 
-    _meta = staticmethod(check_meta)
+        Each group's abstraction is a fact of kind "abstraction" linked (ABSTRACTS) to the
+        versions it summarises, written by the LLM when one is configured, else an extractive
+        digest. A group whose members changed gets a new version (the old one stays as known
+        then); an unchanged group is left alone. Returns the abstractions written.
+        """
+        ns = check_namespace(namespace)
+        return lifecycle.abstract(self._ctx, ns, min_facts=min_facts, max_facts=max_facts, at=at)
 
-    def _current(self, fact: str) -> tuple[Lineage, Fact]:
-        lineage = self._backend.lineage(check_id(fact))
-        if lineage is None:
-            raise NotFound(f"no fact with id {fact!r}")
-        current = lineage.current
-        if current is None:
-            raise NotCurrent(f"fact {fact!r} has no current version (retracted or replaced)")
-        return lineage, current
+    def abstractions(
+        self, namespace: str = "default", *, basis: Basis | None = None
+    ) -> list[Abstraction]:
+        """The abstractions valid and known at the basis, with the versions they summarise."""
+        return lifecycle.abstractions(self._ctx, check_namespace(namespace), _basis(basis))
 
-    _version = staticmethod(new_version)
-    _fact = staticmethod(to_fact)
+    def prune(
+        self,
+        namespace: str = "default",
+        *,
+        min_weight: float = 0.1,
+        half_life: timedelta | None = None,
+        at: datetime | None = None,
+        dry_run: bool = False,
+    ) -> list[Fact]:
+        """Archive weak current memories out of default recall; returns them.
+
+        A memory's weight decays with age (`half_life`, default the store's lifecycle) and grows
+        with use. Archived memories stay in history, snapshots, timelines and in recalls whose
+        basis is known before the archiving; `recall(include_archived=True)` shows them too.
+        """
+        return lifecycle.prune(
+            self._ctx,
+            check_namespace(namespace),
+            min_weight=min_weight,
+            half_life=half_life,
+            at=at,
+            dry_run=dry_run,
+        )
+
+    def infer_relationships(
+        self,
+        namespace: str = "default",
+        *,
+        min_strength: int = 3,
+        min_shared: int = 2,
+        max_concepts: int = 200,
+        at: datetime | None = None,
+    ) -> list[InferredEdge]:
+        """Infer typed relationships between concepts, kept apart from stated facts.
+
+        Rules: concepts co-mentioned at least `min_strength` times are ASSOCIATED_WITH each
+        other; unrelated concepts sharing `min_shared` neighbours are SIMILAR_TO each other
+        (confidence from the Adamic-Adar score). With an LLM, it proposes typed relations too
+        (e.g. paris LOCATED_IN france). Recall follows them at a lower weight.
+        """
+        return lifecycle.infer_relationships(
+            self._ctx,
+            check_namespace(namespace),
+            min_strength=min_strength,
+            min_shared=min_shared,
+            max_concepts=max_concepts,
+            at=at,
+        )
+
+    def relationships(
+        self, namespace: str = "default", *, keys: Sequence[str] | None = None
+    ) -> list[InferredEdge]:
+        """Inferred relationships of a namespace (touching `keys`, if given), best first."""
+        return lifecycle.relationships(self._ctx, check_namespace(namespace), keys)
 
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)
@@ -575,6 +577,7 @@ class MemoryStore(LifecycleMixin, Closing):
     acorrect = twin(correct)
     aretract = twin(retract)
     aadd_message = twin(add_message)
+    aadd_turn = twin(add_turn)
     aforget = twin(forget)
     arecall = twin(recall)
     acontext = twin(context)
@@ -588,3 +591,8 @@ class MemoryStore(LifecycleMixin, Closing):
     anamespaces = twin(namespaces)
     asessions = twin(sessions)
     adelete_messages = twin(delete_messages)
+    aabstract = twin(abstract)
+    aabstractions = twin(abstractions)
+    aprune = twin(prune)
+    ainfer_relationships = twin(infer_relationships)
+    arelationships = twin(relationships)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bitemporal_core import MemoryStore
-from bitemporal_core.extract import ConceptExtractor, default_extractor
+from bitemporal_core.language.extract import ConceptExtractor, default_extractor
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     embedder = None
     if args.vectors:
-        from bitemporal_core.embeddings import MiniLMEmbedder
+        from bitemporal_core.providers.embeddings import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
     convs = load(DATA)[: args.convs or None]

@@ -39,8 +39,8 @@ from langchain_core.vectorstores import InMemoryVectorStore
 
 import bitemporal_core.store as store_module
 from bitemporal_core import Basis, MemoryStore
-from bitemporal_core.embeddings import MiniLMEmbedder
-from bitemporal_core.tokens import TokenCounter
+from bitemporal_core.providers.embeddings import MiniLMEmbedder
+from bitemporal_core.providers.tokens import TokenCounter
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"

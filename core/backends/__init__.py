@@ -1,28 +1,46 @@
-"""Storage engines behind one port: LadybugDB (embedded, default) and Neo4j.
+"""Storage engines behind one port (`port`): LadybugDB (embedded, default) and Neo4j.
 
-Engine modules import their driver lazily, so importing this package needs neither.
+`base.CypherBackend` holds what both engines share (statements in `cypher`, row mapping in
+`rows`, batch merging in `merge`); each engine's folder keeps only what differs. Engine
+modules import their driver lazily, so importing this package needs neither.
 """
 
 from __future__ import annotations
 
-from ._port import (
+from bitemporal_core.backends.port import (
+    ALL,
     Backend,
     Clock,
-    ConceptEdge,
+    Erasure,
+    FactReads,
+    MessageLog,
     NewFact,
     NewMessage,
     NewVersion,
+    RecallFilter,
+    RecallReads,
+    RecallScope,
+    TransactionLog,
+    Upkeep,
     WriteBatch,
     WriteResult,
 )
 
 __all__ = [
+    "ALL",
     "Backend",
     "Clock",
-    "ConceptEdge",
+    "Erasure",
+    "FactReads",
+    "MessageLog",
     "NewFact",
     "NewMessage",
     "NewVersion",
+    "RecallFilter",
+    "RecallReads",
+    "RecallScope",
+    "TransactionLog",
+    "Upkeep",
     "WriteBatch",
     "WriteResult",
 ]

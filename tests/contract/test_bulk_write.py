@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from bitemporal_core import MemoryStore, NotCurrent, TimeRegression
-from bitemporal_core.backends import NewFact, NewMessage, NewVersion, WriteBatch
+from bitemporal_core.backends import NewFact, NewMessage, NewVersion, RecallScope, WriteBatch
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 LATER = T0 + timedelta(hours=1)
@@ -112,7 +112,9 @@ def _state(store: MemoryStore, ns: str) -> dict[str, Any]:
         "clock": (backend.clock(ns).last_tx, backend.clock(ns).t_index),
         "search": [
             (plain(f.version_id), round(score, 6))
-            for f, score in backend.keyword_search(ns, ["apple", "pie"], LATER, LATER, 5)
+            for f, score in backend.keyword_search(
+                RecallScope(namespace=ns, valid_at=LATER, known_at=LATER), ["apple", "pie"], 5
+            )
         ],
     }
 
@@ -120,7 +122,7 @@ def _state(store: MemoryStore, ns: str) -> dict[str, Any]:
 def test_apply_many_equals_one_batch_at_a_time(store: MemoryStore) -> None:
     backend: Any = store.backend
     for batch in _batches("one"):
-        backend.apply(batch)
+        backend.apply_many([batch])
     results = backend.apply_many(_batches("many"))
     assert [(r.at, r.t_index) for r in results] == [
         (T0 + timedelta(minutes=i), t) for i, t in zip((0, 1, 2, 3), (1, 1, 2, 3), strict=True)

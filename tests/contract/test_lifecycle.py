@@ -14,9 +14,9 @@ from bitemporal_core import (
     Lifecycle,
     MemoryStore,
     NotFound,
+    Usage,
 )
-from bitemporal_core._uses import UseRecorder
-from bitemporal_core.backends._port import Usage
+from bitemporal_core.services.uses import UseRecorder
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -33,7 +33,7 @@ def policy(store: MemoryStore, **options: object) -> MemoryStore:
     """Another store over the same engine with a lifecycle policy."""
     return MemoryStore(
         store.backend,
-        extractor=store._analyser.extractor,
+        extractor=store.services.analyser.extractor,
         lifecycle=Lifecycle(**options),  # type: ignore[arg-type]
         owns_backend=False,
     )
@@ -189,7 +189,7 @@ def test_reinforcement_counts_uses_without_changing_what_is_true(store: MemorySt
     assert store.recall("lake", namespace="a", basis=now(2))[0].fact.id == new.id
     for _ in range(3):
         reinforcing.recall("cold", namespace="a", k=1, basis=now(2))
-    assert reinforcing._uses.pending("a")[old.id][0] == 3, "written behind"
+    assert reinforcing.services.uses.pending("a")[old.id][0] == 3, "written behind"
     top = reinforcing.recall("lake", namespace="a", basis=now(2))[0]
     assert top.fact.id == old.id, "the often-used memory ranks first"
     reinforcing.context("lake", namespace="a", basis=now(2))

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bitemporal_core import Basis, ExtractorUnavailable, InvalidInput, MemoryStore
-from bitemporal_core.extract import SpacyExtractor
-from bitemporal_core.extract.spacy import DEFAULT_SPACY_MODEL
+from bitemporal_core.language.extract import SpacyExtractor
+from bitemporal_core.language.extract.spacy import DEFAULT_SPACY_MODEL
 
 T0 = datetime(2024, 6, 1, 8, 0, tzinfo=UTC)
 TEXTS = [
@@ -46,14 +46,14 @@ def test_parallel_import_writes_what_an_in_process_import_writes(
     serial, parallel = pair
     one = serial.remember_many(ITEMS, namespace="n", chunk=25, parallel=False)
     two = parallel.remember_many(ITEMS, namespace="n", chunk=25, parallel=True)
-    assert parallel._pool._worker is not None, "the analysis process ran"
+    assert parallel.services.pool.worker_pid is not None, "the analysis process ran"
     assert [[f.text for f in g] for g in one] == [[f.text for f in g] for g in two]
     assert _content(serial) == _content(parallel)
     keys = sorted({c.key for c in serial.concepts(namespace="n", limit=500)})
     graph = [serial.concept_graph(keys, namespace="n"), parallel.concept_graph(keys, namespace="n")]
     assert graph[0] == graph[1]
     parallel.close()
-    assert parallel._pool._worker is None, "close stops the analysis process"
+    assert parallel.services.pool.worker_pid is None, "close stops the analysis process"
 
 
 def test_a_dead_analysis_process_is_an_error_and_the_next_import_starts_another(
@@ -61,10 +61,10 @@ def test_a_dead_analysis_process_is_an_error_and_the_next_import_starts_another(
 ) -> None:
     _, store = pair
     store.remember_many(ITEMS[:50], namespace="n", chunk=25, parallel=True)
-    worker = store._pool._worker
-    assert worker is not None
-    os.kill(worker._proc.pid, signal.SIGKILL)
-    worker._proc.wait()
+    pid = store.services.pool.worker_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)  # reaped here: the pool's own wait then finds it gone
     before = _content(store)
     with pytest.raises(ExtractorUnavailable):
         store.remember_many(ITEMS[50:100], namespace="n", chunk=25, parallel=True)
@@ -81,7 +81,7 @@ def test_an_extractor_that_cannot_travel_is_run_in_process(extractor: object) ->
     own = SpacyExtractor(nlp=nlp)  # a caller's own pipeline object is not sent
     with MemoryStore.embedded(None, extractor=own) as store:
         store.remember_many(ITEMS[:50], namespace="n", chunk=25, parallel=True)
-        assert store._pool._worker is None
+        assert store.services.pool.worker_pid is None
         assert len(_content(store)) == 110  # "Note i." is a statement too; ten items hold three
 
 

@@ -17,8 +17,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bitemporal_core import Basis, Lifecycle, MemoryStore
-from bitemporal_core.embeddings import CallableEmbedder
-from bitemporal_core.extract.terms import stem
+from bitemporal_core.language.extract.terms import stem
+from bitemporal_core.providers.embeddings import CallableEmbedder
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 WORDS = [

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bitemporal_core import MemoryStore
-from bitemporal_core.extract import SimpleExtractor
+from bitemporal_core.language.extract import SimpleExtractor
 
 T0 = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
 

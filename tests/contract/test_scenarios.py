@@ -1,4 +1,5 @@
-"""Runs every case of the shared bitemporal scenarios (DESIGN §2) against every engine.
+"""Runs every case of the shared bitemporal scenarios (docs/design.md, "Time model") on every
+engine.
 
 Reads every `*.json` in `../shared/scenarios/` plus every file named in `SCENARIO_FILES`
 (separated by `os.pathsep`); the op table in `../shared/scenarios/README.md` is the contract.
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from bitemporal_core import Basis, BitemporalError, MemoryStore
-from bitemporal_core._time import parse_time
+from bitemporal_core.common.times import parse_time
 
 from ..conftest import SHARED
 

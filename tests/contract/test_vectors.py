@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bitemporal_core import Basis, MemoryStore
-from bitemporal_core.embeddings import Embedder, MiniLMEmbedder
+from bitemporal_core.providers.embeddings import Embedder, MiniLMEmbedder
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 

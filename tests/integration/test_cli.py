@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bitemporal_core.cli import main
+from bitemporal_core.interfaces.cli import main
 
 
 def run(store: Path, *argv: str) -> tuple[int, str]:

@@ -19,8 +19,8 @@ from bitemporal_core import (
     TimeRegression,
 )
 from bitemporal_core.backends import Backend, NewFact, NewMessage, NewVersion, WriteBatch
-from bitemporal_core.backends._port import ALL
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.backends.port import ALL
+from bitemporal_core.language.extract import ConceptExtractor
 
 from ..conftest import _wipe, neo4j_settings
 
@@ -241,11 +241,11 @@ def test_failed_apply_writes_nothing(neo: MemoryStore) -> None:
     neo.retract(fact.id, at=T0 + timedelta(days=2))
     before = sorted(map(str, backend.raw_dump()))
     with pytest.raises(TimeRegression):
-        backend.apply(_batch(T0))
+        backend.apply_many([_batch(T0)])
     with pytest.raises(TimeRegression):
         neo.remember("My code word is xylophone.", namespace="a", at=T0)
     with pytest.raises(NotCurrent):
-        backend.apply(_batch(T0 + timedelta(days=3), close=(fact.version_id,)))
+        backend.apply_many([_batch(T0 + timedelta(days=3), close=(fact.version_id,))])
     after = sorted(map(str, backend.raw_dump()))
     assert after == before
     assert "xylophone" not in str(after)
@@ -255,7 +255,7 @@ def test_failed_apply_writes_nothing(neo: MemoryStore) -> None:
 def test_forget_leaves_no_trace(
     neo: MemoryStore, neo4j_driver: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bitemporal_core.backends import neo4j as engine
+    from bitemporal_core.backends.neo4j import engine
 
     monkeypatch.setattr(engine, "_FORGET_BATCH", 3)  # exercise the batched deletion loop
     for i in range(7):
@@ -290,8 +290,8 @@ def _profile(driver: Any, cypher: str, params: dict[str, Any]) -> list[tuple[str
 
 
 def test_reads_use_the_indexes(neo: MemoryStore, neo4j_driver: Any) -> None:
-    from bitemporal_core.backends import neo4j_cypher as q
-    from bitemporal_core.backends.neo4j import scoped
+    from bitemporal_core.backends.neo4j import cypher as q
+    from bitemporal_core.backends.rows import scoped
 
     for i in range(40):
         ns = "p" if i % 2 else "other"
@@ -302,7 +302,7 @@ def test_reads_use_the_indexes(neo: MemoryStore, neo4j_driver: Any) -> None:
         session.run("CALL db.resampleOutdatedIndexes()").consume()
         session.run("CALL db.clearQueryCaches()").consume()
     params = {"ns": "p", "valid_at": valid_at, "known_at": known_at}
-    for query in (q.SNAPSHOT, q.VERSIONS_ALL, q.VERSIONS_KNOWN):
+    for query in (q.SHARED.SNAPSHOT, q.SHARED.VERSIONS_ALL, q.SHARED.VERSIONS_KNOWN):
         ops = _profile(neo4j_driver, query, params)
         assert any(
             op == "NodeIndexSeek" and "RANGE INDEX v:Version(namespace, " in details
@@ -319,8 +319,8 @@ def test_reads_use_the_indexes(neo: MemoryStore, neo4j_driver: Any) -> None:
 
 
 def test_vector_recall_uses_the_native_index(neo: MemoryStore, neo4j_driver: Any) -> None:
-    from bitemporal_core.backends import neo4j_cypher as q
-    from bitemporal_core.embeddings import MiniLMEmbedder
+    from bitemporal_core.backends.neo4j import cypher as q
+    from bitemporal_core.providers.embeddings import MiniLMEmbedder
 
     pytest.importorskip("onnxruntime")
     backend: Any = neo.backend

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core import BackendError, Basis, MemoryStore
-from bitemporal_core.llm import CONTRADICTION_PROMPT, OpenAIChat, contradictions
+from bitemporal_core import BackendError, Basis, MemoryStore, OpenAIChat
+from bitemporal_core.services.llm_tasks import CONTRADICTION_PROMPT, contradictions
 
 from .fake_openai import fake_openai_server
 

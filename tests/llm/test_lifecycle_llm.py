@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bitemporal_core import MemoryStore
-from bitemporal_core.llm import ABSTRACT_PROMPT, KIND_PROMPT, RELATIONS_PROMPT
+from bitemporal_core.services.llm_tasks import ABSTRACT_PROMPT, KIND_PROMPT, RELATIONS_PROMPT
 
 from .fake_openai import fake_openai_server
 

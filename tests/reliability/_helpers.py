@@ -209,7 +209,7 @@ class Fault:
 
 def inject_ladybug(store: MemoryStore, fault: Fault) -> None:
     """Count the embedded engine's statements per explicit write transaction."""
-    from bitemporal_core.backends import ladybug_cypher as q
+    from bitemporal_core.backends.ladybug import cypher as q
 
     backend: Any = store.backend
     real = backend._run

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from bitemporal_core import MemoryStore
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.language.extract import ConceptExtractor
 
 
 @pytest.fixture

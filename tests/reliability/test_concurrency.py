@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bitemporal_core import BackendError, Fact, MemoryStore, NotCurrent
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.backends import cypher as c
+from bitemporal_core.language.extract import ConceptExtractor
 
 from ._helpers import FaultyDriver, Pause, raw_scan
 
@@ -73,7 +74,7 @@ def check_one_namespace(store: MemoryStore, ns: str, facts: list[Fact], n_alice:
     messages = Counter(m.id for m in store.messages(ns))
     assert sorted(messages) == sorted({f.source or "" for f in facts})
     assert set(messages.values()) == {1}
-    (a, b), *_ = store._analyser.analyse_one(ALICE).pairs
+    (a, b), *_ = store.services.analyser.analyse_one(ALICE).pairs
     concepts, edges = store.concept_graph([a, b], namespace=ns)
     assert [(e.src, e.dst, e.strength) for e in edges] == [(a, b, n_alice)], "lost increments"
     nodes = _concept_nodes(store, ns)
@@ -252,11 +253,10 @@ def test_a_write_waiting_for_forget_keeps_t_index_unique(
     """Found by this suite (the waiting write went on with the deleted Namespace node: its
     fact kept t_index 1, the next writes reused 1 and message seq 1); fixed on branch issue9:
     LOCK_NAMESPACE reports a deleted node and the write merges a fresh namespace."""
-    from bitemporal_core.backends import neo4j_cypher as q
 
     with neo4j_driver.session() as session:
         session.run("MATCH (n) DETACH DELETE n").consume()
-    pause = Pause(q.FORGET_NS_NODE)  # forget's last statement, in its locked final transaction
+    pause = Pause(c.FORGET_NS_NODE)  # forget's last statement, in its locked final transaction
     forgetter = MemoryStore.neo4j(driver=FaultyDriver(neo4j_driver, pause), extractor=extractor)
     writer = MemoryStore.neo4j(driver=neo4j_driver, extractor=extractor)
     writer.remember("Bob likes tea.", namespace="c")

@@ -27,7 +27,7 @@ from bitemporal_core import (
     Fact,
     MemoryStore,
 )
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.language.extract import ConceptExtractor
 
 from ..conftest import ENGINES
 from . import _crash_writer as writer
@@ -81,7 +81,7 @@ def _lineages(store: MemoryStore, namespace: str) -> dict[str, list[Fact]]:
 
 def _strength(store: MemoryStore, text: str, namespace: str) -> int:
     """The RELATED strength between the (first) concept pair of `text`."""
-    (a, b), *_ = store._analyser.analyse_one(text).pairs
+    (a, b), *_ = store.services.analyser.analyse_one(text).pairs
     _, edges = store.concept_graph([a, b], namespace=namespace)
     return sum(e.strength for e in edges)
 

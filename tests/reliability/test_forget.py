@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bitemporal_core import MemoryStore, NotFound
-from bitemporal_core.extract import ConceptExtractor
-from bitemporal_core.llm import SUMMARY_PROMPT
+from bitemporal_core.language.extract import ConceptExtractor
+from bitemporal_core.services.llm_tasks import SUMMARY_PROMPT
 
 from ._helpers import T0, observe, raw_scan, strings_in
 

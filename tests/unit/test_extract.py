@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from bitemporal_core.errors import ExtractorUnavailable, InvalidInput
-from bitemporal_core.extract import (
+from bitemporal_core.language.extract import (
     Concept,
     ConceptExtractor,
     Sentence,
@@ -23,8 +23,8 @@ from bitemporal_core.extract import (
     select_concepts,
     stem,
 )
-from bitemporal_core.extract import spacy as spacy_backend
-from bitemporal_core.extract.base import concepts_from_tokens
+from bitemporal_core.language.extract import spacy as spacy_backend
+from bitemporal_core.language.extract.base import concepts_from_tokens
 
 WORKED_EXAMPLE = [
     ("Brandon loves coffee.", ["brandon", "coffe"]),

@@ -6,14 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bitemporal_core import Fact, InvalidInput, Lifecycle
-from bitemporal_core._inference import DIGEST_WORDS, digest, rule_relations
-from bitemporal_core._kinds import KINDS, classify
-from bitemporal_core._lifecycle import recall_filter
-from bitemporal_core.backends import ConceptEdge
-from bitemporal_core.backends._port import Usage
-from bitemporal_core.extract import ConceptExtractor
-from bitemporal_core.extract.simple import SimpleExtractor
+from bitemporal_core import ConceptEdge, Fact, InvalidInput, Lifecycle, Usage
+from bitemporal_core.language.extract import ConceptExtractor
+from bitemporal_core.language.extract.simple import SimpleExtractor
+from bitemporal_core.language.kinds import KINDS, classify
+from bitemporal_core.services.inference import DIGEST_WORDS, digest, rule_relations
+from bitemporal_core.services.lifecycle import recall_filter
 
 T0 = datetime(2024, 3, 1, tzinfo=UTC)
 

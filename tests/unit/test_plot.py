@@ -1,4 +1,4 @@
-"""The plot helpers (`bitemporal_core.plot`), drawn with the Agg backend, without an engine."""
+"""The picture helpers (`bitemporal_core.views`), drawn with the Agg backend, without an engine."""
 
 from __future__ import annotations
 
@@ -12,21 +12,19 @@ import pytest
 
 from bitemporal_core import (
     Concept,
+    ConceptEdge,
     ConceptView,
     ConfigurationError,
     Fact,
     InferredEdge,
     NaiveDatetime,
     Timeline,
-)
-from bitemporal_core.backends._port import ConceptEdge
-from bitemporal_core.plot import (
     plot_concept_graph,
     plot_question_graph,
     plot_timeline,
-    spring_layout,
 )
-from bitemporal_core.recallm import RankedConcept
+from bitemporal_core.ranking.recallm import RankedConcept
+from bitemporal_core.views.graph import spring_layout
 
 matplotlib = pytest.importorskip("matplotlib")
 
@@ -62,7 +60,7 @@ def version(fact_id: str, n: int, text: str, valid: str, recorded: str) -> Fact:
 
 
 LIKE, ALLERGY, TRIP = "I enjoy eating apples.", "I am allergic to apples.", "Paris trip."
-# DESIGN §2's apples table, plus a trip whose date was corrected.
+# the design's apples table, plus a trip whose date was corrected.
 APPLES = Timeline(
     namespace="alice",
     versions=(

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bitemporal_core.temporal import RuleResolver, _rules
-from bitemporal_core.temporal._chinese import ZH
-from bitemporal_core.temporal._en_dates import DATES
-from bitemporal_core.temporal._en_relative import RELATIVE
-from bitemporal_core.temporal._prefilter import required, screen
-from bitemporal_core.temporal._types import Context
+from bitemporal_core.language.temporal import RuleResolver, _rules
+from bitemporal_core.language.temporal._chinese import ZH
+from bitemporal_core.language.temporal._en_dates import DATES
+from bitemporal_core.language.temporal._en_relative import RELATIVE
+from bitemporal_core.language.temporal._prefilter import required, screen
+from bitemporal_core.language.temporal._types import Context
 
 from . import test_temporal
 

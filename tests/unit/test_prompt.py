@@ -1,4 +1,4 @@
-"""The prompt block (DESIGN §5) and the public value types, without an engine."""
+"""The prompt block (docs/design.md, "Prompt block") and the public value types, no engine."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bitemporal_core import UNSET, Basis, Fact, Hit, InvalidInput, NaiveDatetime, render_context
-from bitemporal_core._time import check_interval, parse_time
+from bitemporal_core.common.times import check_interval, parse_time
 from bitemporal_core.errors import InvalidInterval
-from bitemporal_core.prompt import HEADER, format_line
-from bitemporal_core.tokens import ApproxCounter
+from bitemporal_core.providers.tokens import ApproxCounter
+from bitemporal_core.views.prompt import HEADER, format_line
 
 T = datetime(2023, 10, 26, 10, 0, tzinfo=UTC)
 

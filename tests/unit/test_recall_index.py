@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bitemporal_core import _bm25 as bm25
-from bitemporal_core.backends._ladybug_index import NamespaceIndex
-from bitemporal_core.backends._port import ALL, RecallFilter
+from bitemporal_core.backends.ladybug.index import NamespaceIndex
+from bitemporal_core.backends.port import ALL, RecallFilter
+from bitemporal_core.ranking import bm25
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 KINDS = ("said", "preference", "plan")

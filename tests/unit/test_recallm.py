@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bitemporal_core.backends import ConceptEdge
+from bitemporal_core import ConceptEdge
 from bitemporal_core.model import Concept
-from bitemporal_core.recallm import neighbour_pairs, order_concepts, score_concepts
+from bitemporal_core.ranking.recallm import neighbour_pairs, order_concepts, score_concepts
 
 
 def test_neighbour_pairs_point_from_smaller_key_within_distance() -> None:

@@ -7,7 +7,12 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from bitemporal_core.errors import InvalidInput, InvalidInterval, NaiveDatetime
-from bitemporal_core.temporal import ResolvedTime, RuleResolver, TimeResolver, default_resolver
+from bitemporal_core.language.temporal import (
+    ResolvedTime,
+    RuleResolver,
+    TimeResolver,
+    default_resolver,
+)
 
 # A Wednesday afternoon.
 SAID = datetime(2025, 3, 12, 15, 30, tzinfo=UTC)

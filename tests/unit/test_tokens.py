@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core import tokens as tokens_module
 from bitemporal_core.errors import ConfigurationError, InvalidInput
-from bitemporal_core.tokens import (
+from bitemporal_core.providers import tokens as tokens_module
+from bitemporal_core.providers.tokens import (
     ENCODINGS,
     ApproxCounter,
     TiktokenCounter,

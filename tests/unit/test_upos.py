@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core.extract import SpacyExtractor
-from bitemporal_core.extract._upos import UposTable
-from bitemporal_core.extract.spacy import DEFAULT_SPACY_MODEL, _load_pipeline
+from bitemporal_core.language.extract import SpacyExtractor
+from bitemporal_core.language.extract._upos import UposTable
+from bitemporal_core.language.extract.spacy import DEFAULT_SPACY_MODEL, _load_pipeline
 
 spacy = pytest.importorskip("spacy")
 

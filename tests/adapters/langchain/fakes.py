@@ -52,7 +52,7 @@ class RecordingChatModel(BaseChatModel):
 
 
 def apples(store: MemoryStore, namespace: str = "alice") -> tuple[Fact, Fact]:
-    """DESIGN §2's example: liked apples from 10-26, allergic from 10-27 09:00."""
+    """the design's example: liked apples from 10-26, allergic from 10-27 09:00."""
     like = store.remember(
         "I enjoy eating apples.",
         namespace=namespace,

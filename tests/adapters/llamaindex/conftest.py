@@ -13,7 +13,7 @@ from bitemporal_core import MemoryStore
 NS = "alice"
 LIKE = "I enjoy eating apples."
 ALLERGY = "I am allergic to apples."
-# The prompt lines of DESIGN §5 for the apples example.
+# The prompt lines of docs/design.md, "Prompt block", for the apples example.
 LIKE_THEN = "- [2023-10-26 -> 2023-10-27] I enjoy eating apples. (preference, said 2023-10-26)"
 LIKE_BELIEVED = "- [since 2023-10-26] I enjoy eating apples. (preference, said 2023-10-26)"
 ALLERGY_NOW = "- [since 2023-10-27] I am allergic to apples. (said 2023-10-27)"
@@ -30,7 +30,7 @@ ON_28 = t("2023-10-28T00:00")
 
 @pytest.fixture
 def apples(store: MemoryStore) -> MemoryStore:
-    """The store holding DESIGN §2's apples example in namespace "alice"."""
+    """The store holding the design's apples example in namespace "alice"."""
     like = store.remember(LIKE, namespace=NS, at=t("2023-10-26T10:00"), valid_from=t("2023-10-26"))
     store.supersede(like[0].id, ALLERGY, at=t("2023-10-27T09:00"))
     return store

@@ -1,0 +1,297 @@
+"""`CypherBackend`: the port methods both engines implement the same way, over their Cypher.
+
+An engine supplies its connection (`_in_read`, `_in_write`: run a unit of work in one read or
+write transaction), how its values read back (`_when`, `_until`), its `Statements`, and the
+methods that really differ: the clock and batch writes, recall reads, forgetting a namespace.
+The shared reads, message log, lifecycle metadata and forgetting of one lineage live here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.port import WriteBatch, WriteResult
+from bitemporal_core.backends.rows import fact_from_row, scoped
+from bitemporal_core.common.times import END_OF_TIME
+from bitemporal_core.errors import BackendError
+from bitemporal_core.model import Concept, Fact, InferredEdge, Lineage, Message, Usage
+
+__all__ = ["CypherBackend", "Rows", "Run", "abstract_rows", "inferred_rows"]
+
+R = TypeVar("R")
+Rows = list[list[Any]]
+Run = Callable[[str, dict[str, Any]], Rows]
+
+
+def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
+    """The ABSTRACTS links of some batches as statement rows."""
+    return [{"a": a, "b": b} for batch in batches for a, b in batch.abstracts]
+
+
+def inferred_rows(namespace: str, edges: Sequence[InferredEdge]) -> list[dict[str, Any]]:
+    """Inferred relationships as statement rows (concept ids scoped to the namespace)."""
+    return [
+        {
+            "a": scoped(namespace, e.src),
+            "b": scoped(namespace, e.dst),
+            "type": e.type,
+            "confidence": float(e.confidence),
+            "provenance": e.provenance,
+        }
+        for e in edges
+    ]
+
+
+class CypherBackend:
+    """The shared half of a Cypher engine (see the module docstring)."""
+
+    name: str
+    _s: c.Statements
+
+    # --- what an engine supplies ------------------------------------------------------------
+    def _in_read(self, work: Callable[[Run], R]) -> R:
+        """Run `work(run)` in one read transaction."""
+        raise NotImplementedError
+
+    def _in_write(self, work: Callable[[Run], R]) -> R:
+        """Run `work(run)` in one write transaction: all of it or nothing."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _when(value: Any) -> datetime:
+        """An engine time value as an aware UTC datetime."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _until(value: Any) -> datetime | None:
+        """An interval end: None for NULL or the END_OF_TIME sentinel (an open interval)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _plain(node: Any) -> dict[str, Any]:
+        """A node as the engine returns it, as a dict of plain Python values."""
+        return dict(node)
+
+    def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        """Called inside `forget_fact`'s transaction before the lineage goes."""
+
+    def _may_have_summaries(self, namespace: str) -> bool:
+        """False when the namespace surely has no concept summary (no read needed)."""
+        return True
+
+    # --- transaction log --------------------------------------------------------------------
+    def apply_many(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        """Apply batches of one namespace, in order, in one transaction.
+
+        Rows of all batches are merged into the same few statements, each row carrying its
+        own batch's transaction time and t_index, so a bulk import costs a handful of
+        statements per chunk rather than per message.
+        """
+        if not batches:
+            return []
+        if len({b.namespace for b in batches}) != 1:
+            raise BackendError("apply_many takes batches of one namespace")
+        return self._apply(batches)
+
+    def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        """`apply_many` of a non-empty list of one namespace's batches."""
+        raise NotImplementedError
+
+    # --- helpers ----------------------------------------------------------------------------
+    def _read(self, query: str, params: dict[str, Any]) -> Rows:
+        return self._in_read(lambda run: run(query, params))
+
+    def _write(self, query: str, params: dict[str, Any]) -> Rows:
+        return self._in_write(lambda run: run(query, params))
+
+    def _fact(self, row: Sequence[Any]) -> Fact:
+        return fact_from_row(row, self._when, self._until)
+
+    # --- fact reads -------------------------------------------------------------------------
+    def lineage(self, fact_id: str) -> Lineage | None:
+        def work(run: Run) -> tuple[Rows, Rows]:
+            rows = run(self._s.LINEAGE, {"id": fact_id})
+            return rows, (run(c.SUPERSEDED_BY, {"id": fact_id}) if rows else [])
+
+        rows, successors = self._in_read(work)
+        if not rows:
+            return None
+        return Lineage(
+            fact_id=fact_id,
+            namespace=rows[0][16],
+            versions=tuple(self._fact(r) for r in rows),
+            supersedes=rows[0][17],
+            superseded_by=tuple(r[0] for r in successors),
+        )
+
+    def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
+        params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
+        return [self._fact(r) for r in self._read(self._s.SNAPSHOT, params)]
+
+    def versions(self, namespace: str, known_at: datetime | None) -> list[Fact]:
+        if known_at is None:
+            return [self._fact(r) for r in self._read(self._s.VERSIONS_ALL, {"ns": namespace})]
+        params = {"ns": namespace, "known_at": known_at}
+        return [self._fact(r) for r in self._read(self._s.VERSIONS_KNOWN, params)]
+
+    def namespaces(self) -> list[str]:
+        return [r[0] for r in self._read(c.LIST_NAMESPACES, {})]
+
+    # --- recall reads that need no engine-specific index -------------------------------------
+    def concepts(self, namespace: str, limit: int) -> list[Concept]:
+        rows = self._read(c.CONCEPTS_OF_NAMESPACE, {"ns": namespace, "limit": limit})
+        return [Concept(key=r[0], display=r[1], t_index=int(r[2])) for r in rows]
+
+    def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        ids = [scoped(namespace, k) for k in keys]
+        return {r[0]: int(r[1]) for r in self._read(c.MENTION_COUNTS, {"ids": ids})} if ids else {}
+
+    def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
+        ids = [scoped(namespace, k) for k in keys]
+        if not ids or not self._may_have_summaries(namespace):
+            return {}
+        rows = self._read(c.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
+        return {r[0]: r[1] for r in rows}
+
+    def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> Rows:
+        """Rows (a key, b key, type, confidence, provenance, recorded_at) touching `keys`."""
+        if keys is None:
+            return self._read(self._s.INFERRED_ALL, {"ns": namespace})
+        ids = [scoped(namespace, k) for k in keys]
+        rows = self._read(self._s.INFERRED_FROM, {"ids": ids})
+        return rows + self._read(self._s.INFERRED_TO, {"ids": ids})
+
+    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
+        if keys is not None and not keys:
+            return []
+        seen: dict[tuple[str, str, str], InferredEdge] = {}
+        for a, b, kind, confidence, provenance, at in self._inferred_rows(namespace, keys):
+            seen[(a, b, kind)] = InferredEdge(
+                src=a,
+                dst=b,
+                type=kind,
+                confidence=float(confidence),
+                provenance=provenance,
+                recorded_at=self._until(at),
+            )
+        return sorted(seen.values(), key=lambda e: (-e.confidence, e.src, e.dst, e.type))
+
+    # --- message log ------------------------------------------------------------------------
+    def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
+        if session is None:
+            rows = self._read(self._s.MESSAGES_ALL, {"ns": namespace})
+        else:
+            params = {"ns": namespace, "session": session}
+            rows = self._read(self._s.MESSAGES_SESSION, params)
+        if limit is not None:
+            rows = rows[-limit:] if limit > 0 else []
+        return [
+            Message(
+                id=r[0],
+                namespace=r[1],
+                session=r[2],
+                role=r[3],
+                text=r[4],
+                at=self._when(r[5]),
+                seq=int(r[6]),
+            )
+            for r in rows
+        ]
+
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+        rows = self._read(self._s.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
+        return [(r[16], r[17], self._fact(r)) for r in rows]
+
+    def sessions(self, namespace: str) -> list[str]:
+        return [r[0] for r in self._read(self._s.SESSIONS, {"ns": namespace})]
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        if ids is not None:
+            if not ids:
+                return 0
+            scoped_ids = list(dict.fromkeys(scoped(namespace, i) for i in ids))
+            rows = self._write(c.DELETE_MESSAGES_BY_ID, {"ids": scoped_ids})
+        else:
+            params = {"ns": namespace, "session": session}
+            rows = self._write(self._s.DELETE_SESSION_MESSAGES, params)
+        return int(rows[0][0]) if rows else 0
+
+    # --- erasure of one lineage -------------------------------------------------------------
+    def forget_fact(self, fact_id: str) -> int:
+        return self._in_write(lambda run: self._forget_fact(run, fact_id))
+
+    def _forget_fact(self, run: Run, fact_id: str) -> int:
+        """Delete a lineage and whatever only it used (concepts, terms, its message)."""
+        rows = run(c.FACT_TOUCHES, {"id": fact_id})
+        if not rows or not rows[0][0]:
+            return 0
+        versions, concepts, terms, messages, namespace = rows[0]
+        self._forgetting(run, fact_id, namespace)
+        live = [i for i in concepts if i is not None]
+        if live:
+            run(c.FORGET_SUMMARIES_OF, {"ids": live})
+        run(c.FORGET_VERSIONS, {"ids": versions})
+        run(c.FORGET_FACT, {"id": fact_id})
+        run(c.UNLINK_SUPERSEDES, {"id": fact_id})
+        run(c.UNLINK_VERSION_SUPERSEDES, {"id": fact_id})
+        for statement, ids in (
+            (c.FORGET_ORPHAN_CONCEPTS, concepts),
+            (c.FORGET_ORPHAN_TERMS, terms),
+            (c.FORGET_ORPHAN_MESSAGES, messages),
+        ):
+            if ids:
+                run(statement, {"ids": [i for i in ids if i is not None]})
+        return len(versions) + 1
+
+    # --- upkeep: operational metadata, never part of what a basis sees ----------------------
+    def record_use(self, namespace: str, counts: Mapping[str, int], at: datetime) -> None:
+        rows = [{"id": k, "n": int(n)} for k, n in counts.items()]
+        if rows:
+            self._write(c.RECORD_USE, {"ns": namespace, "rows": rows, "at": at})
+
+    def usage(self, namespace: str, fact_ids: Sequence[str]) -> dict[str, Usage]:
+        if not fact_ids:
+            return {}
+        rows = self._read(self._s.USAGE, {"ns": namespace, "ids": list(dict.fromkeys(fact_ids))})
+        return {r[0]: Usage(uses=int(r[1] or 0), last_used=self._until(r[2])) for r in rows}
+
+    def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
+        if not fact_ids:
+            return 0
+        params = {"ns": namespace, "ids": list(dict.fromkeys(fact_ids)), "at": at}
+        rows = self._write(c.ARCHIVE, params)
+        return int(rows[0][0]) if rows else 0
+
+    def abstraction_members(self, version_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        if not version_ids:
+            return {}
+        out: dict[str, list[str]] = {}
+        for a, b in self._read(c.ABSTRACTION_MEMBERS, {"ids": list(version_ids)}):
+            out.setdefault(a, []).append(b)
+        return {a: tuple(sorted(bs)) for a, bs in out.items()}
+
+    def citing(self, fact_id: str) -> list[str]:
+        return [r[0] for r in self._read(c.CITING, {"id": fact_id})]
+
+    def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
+        if not fact_ids:
+            return []
+        params = {"ids": list(fact_ids), "eot": END_OF_TIME}
+        return sorted(r[0] for r in self._read(c.CITING_CURRENT, params))
+
+    # --- tests ------------------------------------------------------------------------------
+    def raw_dump(self) -> list[dict[str, Any]]:
+        """Every node's properties (tests scan this to prove `forget` leaves no trace)."""
+
+        def work(run: Run) -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = []
+            for statement in self._s.RAW_SCAN.values():
+                out.extend(self._plain(node) for (node,) in run(statement, {}))
+            return out
+
+        return self._in_read(work)

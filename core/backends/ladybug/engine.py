@@ -1,0 +1,447 @@
+"""The embedded engine: LadybugDB (the maintained fork of Kuzu), on disk or in memory.
+
+One connection guarded by a lock; every public write is one explicit transaction, so a
+failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.base import CypherBackend, Run, abstract_rows, inferred_rows
+from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.ladybug.index import RecallIndex
+from bitemporal_core.backends.merge import (
+    check_closes,
+    concept_rows,
+    message_row,
+    no_nulls,
+    plan,
+    relate_rows,
+    vector_rows,
+    version_row,
+)
+from bitemporal_core.backends.port import (
+    Clock,
+    RecallScope,
+    WriteBatch,
+    WriteResult,
+)
+from bitemporal_core.backends.rows import open_end, scoped
+from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
+from bitemporal_core.errors import BackendError, ConfigurationError, NotCurrent
+from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
+
+__all__ = ["LadybugBackend"]
+
+R = TypeVar("R")
+_OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
+
+
+class LadybugBackend(CypherBackend):
+    """The storage port on LadybugDB.
+
+    Args:
+        path: a database path on disk, or None for an in-memory database.
+        database: an already open `ladybug.Database` the caller owns (not closed by `close`).
+        buffer_pool_mb: the engine's page cache (LadybugDB's default is 80% of RAM).
+    """
+
+    name = "ladybug"
+    _s = q.SHARED
+
+    def __init__(
+        self, path: str | Path | None = None, *, database: Any = None, buffer_pool_mb: int = 1024
+    ) -> None:
+        try:
+            import ladybug
+        except ImportError as e:  # pragma: no cover - ladybug is a hard dependency
+            raise BackendError("the embedded engine needs the 'ladybug' package") from e
+        self._owns_db = database is None
+        try:
+            if database is None:
+                target = ":memory:" if path is None else str(Path(path).expanduser())
+                if path is not None:
+                    Path(target).parent.mkdir(parents=True, exist_ok=True)
+                database = ladybug.Database(target, buffer_pool_size=buffer_pool_mb * 2**20)
+            self._db = database
+            self._conn = ladybug.Connection(database)
+        except RuntimeError as e:
+            raise BackendError(f"cannot open the embedded database: {e}") from e
+        self.path = None if path is None else str(path)
+        self._lock = threading.RLock()
+        self._closed = False
+        # This process is the engine's only writer, so each namespace's clock is cached here.
+        self._clocks: dict[str, tuple[datetime, int]] = {}
+        self._index = RecallIndex()  # what recall reads, in memory (see `_ladybug_index`)
+        with self._lock:
+            for statement in q.SCHEMA:
+                self._run(statement)
+
+    def __repr__(self) -> str:
+        return f"LadybugBackend(path={self.path!r})"
+
+    # --- plumbing ------------------------------------------------------------------------
+    def _run(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        if self._closed:
+            raise BackendError("the store is closed")
+        try:
+            result = self._conn.execute(query, params or {})
+        except RuntimeError as e:
+            raise BackendError(f"embedded engine error: {e}") from e
+        if isinstance(result, list):  # pragma: no cover - one statement per call here
+            result = result[-1]
+        rows = cast(list[list[Any]], result.get_all())
+        return rows
+
+    @contextmanager
+    def _transaction(self, *, read_only: bool = False) -> Iterator[None]:
+        with self._lock:
+            self._run(q.BEGIN_READ if read_only else q.BEGIN)
+            try:
+                yield
+            except BaseException:
+                self._rollback()
+                raise
+            self._run(q.COMMIT)
+
+    def _rollback(self) -> None:
+        with suppress(RuntimeError):  # the engine already rolled back when a statement failed
+            self._conn.execute(q.ROLLBACK)
+
+    # --- port: clock and writes ----------------------------------------------------------
+    def clock(self, namespace: str) -> Clock:
+        with self._lock:
+            cached = self._clocks.get(namespace)
+            if cached is None:
+                rows = self._run(q.READ_CLOCK, {"ns": namespace})
+                if not rows:
+                    return Clock(last_tx=None, t_index=0, now=utcnow())
+                cached = (to_utc(rows[0][0]), int(rows[0][1]))
+                self._clocks[namespace] = cached
+        last, t_index = cached
+        return Clock(last_tx=None if last <= EPOCH else last, t_index=t_index, now=utcnow())
+
+    def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+        ns = batches[0].namespace
+        with self._lock:  # the caches change with the commit, under the same lock
+            with self._transaction():
+                results, last, concepts, related = self._write_chunk(ns, batches)
+            self._clocks[ns] = (last, results[-1].t_index)
+            steps = list(zip(batches, results, strict=True))
+            self._index.written(ns, steps, concepts, related)
+        return results
+
+    def _write_chunk(
+        self, ns: str, batches: Sequence[WriteBatch]
+    ) -> tuple[list[WriteResult], datetime, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The statements of `apply_many`, inside its transaction: the results, last_tx, and
+        the concept and RELATED rows written (for the recall index)."""
+        last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": EPOCH})[0]
+        results = plan(ns, to_utc(last_tx), int(t_index), batches)
+        check_closes(batches)
+        steps = list(zip(batches, results, strict=True))
+        self._write_versions(ns, steps)
+        self._close_versions(steps)
+        concepts, related = self._write_concepts(ns, steps)
+        self._write_terms(ns, batches)
+        self._write_summaries(ns, batches)
+        msg_seq = self._write_messages(ns, steps, int(msg_seq))
+        if links := abstract_rows(batches):
+            self._run(self._s.WRITE_ABSTRACTS, {"rows": links})
+        last = max(to_utc(last_tx), results[-1].at)
+        params = {
+            "ns": ns,
+            "last_tx": last,
+            "t_index": results[-1].t_index,
+            "msg_seq": msg_seq,
+            "n_versions": sum(len(b.versions) for b in batches),
+            "length": sum(v.length for b in batches for v in b.versions),
+        }
+        self._run(self._s.UPDATE_NAMESPACE, params)
+        return results, last, concepts, related
+
+    def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
+        rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
+        if not rows:
+            return
+        closed = self._run(c.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0]
+        if closed != len(rows):
+            raise NotCurrent("the fact's current version was closed by another write")
+
+    def _write_versions(self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
+        lineage = {f.id: f.supersedes for b, _ in steps for f in b.facts}
+        rows = [
+            no_nulls(
+                {**version_row(v, b.at, r.t_index), "fact_supersedes": lineage.get(v.fact_id)},
+                *_OPTIONAL,
+            )
+            for b, r in steps
+            for v in b.versions
+        ]
+        params = {"ns": ns, "eot": END_OF_TIME}
+        first: dict[str, str] = {}  # a new fact is created with its first version
+        for b, _ in steps:
+            for v in b.versions:
+                if v.fact_id in lineage:
+                    first.setdefault(v.fact_id, v.version_id)
+        creating = set(first.values())
+        for statement, chosen in (
+            (q.WRITE_NEW_FACTS, [r for r in rows if r["id"] in creating]),
+            (q.WRITE_VERSIONS, [r for r in rows if r["id"] not in creating]),
+        ):
+            if chosen:
+                self._run(statement, {**params, "rows": chosen})
+        vectors = vector_rows([b for b, _ in steps])
+        if vectors:
+            self._run(c.SET_EMBEDDINGS, {"rows": vectors})
+        links = [{"id": f, "supersedes": s} for f, s in lineage.items() if s]
+        if links:
+            self._run(self._s.LINK_SUPERSEDES, {"rows": links})
+
+    def _write_concepts(
+        self, ns: str, steps: list[tuple[WriteBatch, WriteResult]]
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Concepts and RELATED strengths as `concept_rows` and `relate_rows` define them (the
+        same on every engine); returns the (id, key, display, t_index) rows created or touched
+        and the (a, b, n, t_index) rows added."""
+        rows = concept_rows(steps)
+        for row in rows:
+            row["c"] = scoped(ns, row["key"])
+        ids = [row["c"] for row in rows]
+        existing = {r[0] for r in self._run(q.EXISTING_CONCEPTS, {"ids": ids})} if ids else set()
+        new = [
+            {
+                "c": r["c"],
+                "key": r["key"],
+                "display": r["display"],
+                "t_index": r["t_index"] if r["touch"] is None else r["touch"],
+            }
+            for r in rows
+            if r["c"] not in existing
+        ]
+        if new:
+            self._run(q.CREATE_CONCEPTS, {"rows": new, "ns": ns})
+        bump = [{"c": r["c"], "t_index": r["touch"]} for r in rows if r["c"] in existing]
+        bump = [r for r in bump if r["t_index"] is not None]
+        if bump:
+            self._run(q.TOUCH_CONCEPTS, {"rows": bump})
+        mentions = [
+            {"v": v.version_id, "c": scoped(ns, key)}
+            for b, _ in steps
+            for v in b.versions
+            for key in dict(v.concepts)
+        ]
+        if mentions:
+            self._run(self._s.LINK_MENTIONS, {"rows": mentions})
+        pairs = relate_rows(steps)
+        for row in pairs:
+            row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
+        if pairs:
+            self._run(self._s.RELATE_CONCEPTS, {"rows": pairs})
+        touched = [(r["c"], r["key"], r["display"], r["t_index"]) for r in new]
+        touched += [(r["c"], None, None, r["t_index"]) for r in bump]
+        return touched, [(r["a"], r["b"], r["n"], r["t_index"]) for r in pairs]
+
+    def _write_summaries(self, ns: str, batches: Sequence[WriteBatch]) -> None:
+        for b in batches:  # in order: a later batch's summary replaces an earlier one's
+            rows = [
+                {"id": uuid.uuid4().hex, "c": scoped(ns, key), "key": key, "text": text, "at": b.at}
+                for key, text in b.summaries
+            ]
+            if rows:
+                self._run(c.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+                self._run(c.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
+
+    def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
+        rows = [
+            {"v": v.version_id, "t": scoped(ns, stem), "stem": stem, "tf": tf}
+            for b in batches
+            for v in b.versions
+            for stem, tf in v.terms
+        ]
+        if not rows:
+            return
+        stems = {r["t"]: r["stem"] for r in rows}
+        existing = {r[0] for r in self._run(q.EXISTING_TERMS, {"ids": list(stems)})}
+        new = [{"t": t, "stem": s} for t, s in stems.items() if t not in existing]
+        if new:
+            self._run(q.CREATE_TERMS, {"rows": new, "ns": ns})
+        self._run(self._s.LINK_TERMS, {"rows": rows})
+
+    def _write_messages(
+        self, ns: str, steps: list[tuple[WriteBatch, WriteResult]], seq: int
+    ) -> int:
+        """Store new messages (in order) and link every version to the message it came from."""
+        by_message: dict[str, list[str]] = {}
+        for b, _ in steps:
+            for v in b.versions:
+                if v.source is not None:
+                    by_message.setdefault(v.source, []).append(v.version_id)
+        ids = [scoped(ns, m.id) for b, _ in steps for m in b.messages]
+        existing = {r[0] for r in self._run(q.EXISTING_MESSAGES, {"ids": ids})} if ids else set()
+        rows: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for b, _ in steps:
+            for m in b.messages:
+                if scoped(ns, m.id) in existing or m.id in seen:
+                    continue  # a message is stored once; its versions are linked below
+                seen.add(m.id)
+                seq += 1
+                row = no_nulls(message_row(scoped(ns, m.id), m, seq, b.at), "session", "role")
+                rows.append({**row, "versions": by_message.pop(m.id, [])})
+        if rows:
+            self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
+        # Versions whose message an earlier call stored (new versions of an old statement).
+        links = [
+            {"v": vid, "m": scoped(ns, mid)} for mid, vids in by_message.items() for vid in vids
+        ]
+        if links:
+            self._run(self._s.LINK_MESSAGES, {"rows": links})
+        return seq
+
+    # --- what the shared half needs ------------------------------------------------------
+    def _in_read(self, work: Callable[[Run], R]) -> R:
+        with self._lock:
+            return work(self._run)
+
+    def _in_write(self, work: Callable[[Run], R]) -> R:
+        with self._lock, self._transaction():
+            return work(self._run)
+
+    @staticmethod
+    def _when(value: Any) -> datetime:
+        return to_utc(value)
+
+    @staticmethod
+    def _until(value: Any) -> datetime | None:
+        return None if value is None else open_end(to_utc(value))
+
+    def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        self._index.drop(namespace)  # read again on its next recall
+
+    # --- port: recall reads and lifecycle -------------------------------------------------
+
+    def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
+        rows = inferred_rows(namespace, edges)
+        with self._transaction():
+            found = {tuple(r) for r in self._run(q.EXISTING_INFERRED, {"rows": rows, "at": at})}
+            new = [r for r in rows if (r["a"], r["b"], r["type"]) not in found]
+            if new:
+                self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
+            self._index.drop_inferred(namespace)
+        return len(rows)
+
+    def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> list[list[Any]]:
+        if keys is None:  # listing them all: no reason to read the namespace's index
+            return super()._inferred_rows(namespace, None)
+        with self._lock:
+            rows = self._index.inferred(self._run, namespace)
+        chosen = set(keys)
+        return [r for r in rows if r[0] in chosen or r[1] in chosen]
+
+    def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
+        with self._lock:
+            self._index.drop(namespace)  # archived_at is read again on the next recall
+            return super().archive(namespace, fact_ids, at)
+
+    def concept_graph(
+        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+    ) -> tuple[list[Concept], list[ConceptEdge]]:
+        with self._lock:
+            index = self._index.get(self._run, namespace)
+            found, edges = index.neighbourhood(keys, namespace, hops, window)
+        return [Concept(key=k, display=d, t_index=t) for k, d, t in found.values()], [
+            ConceptEdge(src=a, dst=b, strength=s, t_index=t) for a, b, s, t in edges
+        ]
+
+    def mentions(
+        self, scope: RecallScope, keys: Sequence[str], per_concept: int
+    ) -> list[tuple[str, Fact]]:
+        """Each concept's newest visible mentions, chosen in the recall index."""
+        ns = scope.namespace
+        with self._lock:
+            index = self._index.get(self._run, ns)
+            mask = index.visible(scope.valid_at, scope.known_at, scope.where)
+            chosen = {
+                key: [
+                    index.ids[i] for i in index.newest_mentions(scoped(ns, key), mask, per_concept)
+                ]
+                for key in keys
+            }
+            ids = [v for vids in chosen.values() for v in vids]
+            facts = index.read_facts(self._run, self._fact, ids)
+        return [(key, facts[vid]) for key in keys for vid in chosen[key] if vid in facts]
+
+    def keyword_search(
+        self, scope: RecallScope, terms: Sequence[str], k: int
+    ) -> list[tuple[Fact, float]]:
+        if not terms:
+            return []
+        with self._lock:
+            index = self._index.get(self._run, scope.namespace)
+            mask = index.visible(scope.valid_at, scope.known_at, scope.where)
+            best = index.keyword(scope.namespace, terms, mask, k)
+            facts = index.read_facts(self._run, self._fact, [vid for vid, _ in best])
+        return [(facts[vid], score) for vid, score in best if vid in facts]
+
+    def vector_search(
+        self, scope: RecallScope, vector: Sequence[float], k: int
+    ) -> list[tuple[Fact, float]]:
+        query = q.VECTOR_SEARCH.get(len(vector))
+        if query is None:
+            raise ConfigurationError(
+                f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, "
+                f"not {len(vector)}"
+            )
+        with self._lock:
+            index = self._index.vectors(self._run, scope.namespace, len(vector))
+            if index is not None:
+                mask = index.visible(scope.valid_at, scope.known_at, scope.where)
+                best = index.nearest(vector, mask, k)
+                facts = index.read_facts(self._run, self._fact, [vid for vid, _ in best])
+                return [(facts[vid], score) for vid, score in best if vid in facts]
+        params = {**scope.params(), "vector": list(vector), "k": k}
+        return [(self._fact(r), float(r[16])) for r in self._read(query, params)]
+
+    def _may_have_summaries(self, namespace: str) -> bool:
+        with self._lock:
+            return bool(self._index.get(self._run, namespace).summaries)
+
+    # --- port: forgetting ----------------------------------------------------------------
+    def forget_namespace(self, namespace: str) -> int:
+        removed = 0
+        with self._lock, self._transaction():
+            self._clocks.pop(namespace, None)
+            self._index.drop(namespace)
+            for statement in (
+                q.FORGET_NS_VERSIONS,
+                q.FORGET_NS_FACTS,
+                q.FORGET_NS_CONCEPTS,
+                q.FORGET_NS_TERMS,
+                q.FORGET_NS_MESSAGES,
+                q.FORGET_NS_SUMMARIES,
+                c.FORGET_NS_NODE,
+            ):
+                rows = self._run(statement, {"ns": namespace})
+                removed += int(rows[0][0]) if rows else 0
+        return removed
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._conn.close()
+                if self._owns_db:
+                    self._db.close()
+            except RuntimeError as e:  # pragma: no cover - defensive
+                raise BackendError(f"closing the embedded database failed: {e}") from e

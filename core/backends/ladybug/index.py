@@ -1,0 +1,399 @@
+"""The embedded engine's recall index: the read model of recall, kept in the process.
+
+LadybugDB answers a statement in 0.2-1 ms plus its scan, and a recall at 100k facts ran about
+fifteen of them (concept neighbourhoods, term postings, candidate rows): 40-80 ms. This index
+holds, per namespace, what those statements computed from: each version's times, kind and
+archiving as numpy columns (a basis is one vectorised mask), term postings, concepts and their
+RELATED edges, each concept's mentions, inferred edges, and the embeddings (read on the first
+vector search). A namespace is read from the database on its first recall (about a second at
+100k facts) and then changed by each committed write with the rows that write stored; writes it
+does not follow (forget, archive, inferred edges) drop it, to be read again. Fact rows still
+come from the database, by id. The process is the database's only writer (LadybugDB locks the
+file), as the namespace clocks cached by the engine already assume.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.base import Run
+from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.port import RecallFilter, WriteBatch, WriteResult
+from bitemporal_core.backends.rows import scoped
+from bitemporal_core.common.times import END_OF_TIME
+from bitemporal_core.model import Fact
+from bitemporal_core.ranking import bm25
+
+Steps = Sequence[tuple[WriteBatch, WriteResult]]
+
+__all__ = ["NamespaceIndex", "RecallIndex"]
+
+_EPOCH = datetime(1970, 1, 1)
+_US = timedelta(microseconds=1)
+_NEVER = np.iinfo(np.int64).max  # an archived_at that is not set
+_ROWS_MAX = 2_000_000  # versions held over all namespaces; least recently used ones dropped
+_NEIGHBOURS_MAX = 800  # per hop, as the engine's neighbourhood statement limits it
+_FACTS_MAX = 20_000  # fact rows kept per namespace (about 1 KB each), oldest read dropped
+
+
+def _us(value: datetime | None, default: int = _NEVER) -> int:
+    """Microseconds since 1970 of a UTC time (aware or as the engine returns it)."""
+    if value is None:
+        return default
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return (value - _EPOCH) // _US
+
+
+_EOT = _us(END_OF_TIME)
+
+
+class NamespaceIndex:
+    """One namespace's read model (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.row: dict[str, int] = {}
+        self._cols = {
+            name: np.empty(0, np.int64) for name in ("vf", "vt", "rec", "sup", "arch", "kind")
+        }
+        self.length: list[int] = []
+        self.kinds: dict[str, int] = {}
+        self.postings: dict[str, tuple[list[int], list[int]]] = {}  # term id -> (rows, tfs)
+        self.n_docs = 0
+        self.total_length = 0
+        self.summaries = 0  # concept summaries written (an LLM's); none: nothing to read
+        self.concepts: dict[str, list[Any]] = {}  # concept id -> [key, display, t_index]
+        self.adjacent: dict[str, set[str]] = {}  # RELATED, either direction
+        self.out: dict[str, dict[str, list[int]]] = {}  # a -> b -> [strength, t_index]
+        self.mentions: dict[str, list[int]] = {}  # concept id -> rows, oldest first once sorted
+        self._unsorted: set[str] = set()
+        self.inferred: list[list[Any]] | None = None  # INFERRED_ALL rows; None: read again
+        self.vectors: np.ndarray | None = None  # unit rows (zero where a version has none)
+        self.embedded = np.zeros(0, bool)  # which rows have an embedding
+        self.facts: dict[str, Fact] = {}  # rows read by id; dropped when a version closes
+        self._mask_key: tuple[Any, ...] | None = None
+        self._mask = np.empty(0, bool)
+        self.generation = 0
+
+    # --- building --------------------------------------------------------------------------
+    def col(self, name: str) -> np.ndarray:
+        return self._cols[name][: len(self.ids)]
+
+    def add_versions(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Rows (id, valid_from, valid_to, recorded_at, superseded_at, archived_at, kind,
+        length), as INDEX_VERSIONS returns them."""
+        new = [list(r) for r in rows if r[0] not in self.row]
+        if not new:
+            return
+        start = len(self.ids)
+        need = start + len(new)
+        if need > len(self._cols["vf"]):
+            capacity = max(need, 2 * len(self._cols["vf"]), 1024)
+            for name, old in self._cols.items():
+                grown = np.empty(capacity, np.int64)
+                grown[:start] = old[:start]
+                self._cols[name] = grown
+            if self.vectors is not None:
+                vectors = np.zeros((capacity, self.vectors.shape[1]), np.float32)
+                vectors[:start] = self.vectors[:start]
+                embedded = np.zeros(capacity, bool)
+                embedded[:start] = self.embedded[:start]
+                self.vectors, self.embedded = vectors, embedded
+        for i, (vid, vf, vt, rec, sup, arch, kind, length) in enumerate(new, start):
+            self.row[vid] = i
+            self.ids.append(vid)
+            self.length.append(int(length or 0))
+            c = self._cols
+            c["vf"][i], c["vt"][i] = _us(vf), _us(vt, _EOT)
+            c["rec"][i], c["sup"][i], c["arch"][i] = _us(rec), _us(sup, _EOT), _us(arch)
+            c["kind"][i] = self.kinds.setdefault(kind or "said", len(self.kinds))
+        self.changed()
+
+    def set_time(self, column: str, vids: Iterable[str], at: datetime) -> None:
+        for vid in vids:
+            if (i := self.row.get(vid)) is not None:
+                self._cols[column][i] = _us(at)
+            self.facts.pop(vid, None)
+        self.changed()
+
+    def read_facts(
+        self, run: Run, to_fact: Callable[[Sequence[Any]], Fact], ids: Sequence[str]
+    ) -> dict[str, Fact]:
+        """The facts of these version ids, from the rows already read or in one statement."""
+        missing = [vid for vid in dict.fromkeys(ids) if vid not in self.facts]
+        if missing:
+            for fact in map(to_fact, run(q.SHARED.VERSIONS_BY_ID, {"ids": missing})):
+                self.facts[fact.version_id] = fact
+            while len(self.facts) > _FACTS_MAX:
+                del self.facts[next(iter(self.facts))]
+        return {vid: self.facts[vid] for vid in ids if vid in self.facts}
+
+    def add_postings(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Rows (term id, version id, tf)."""
+        for tid, vid, tf in rows:
+            if (i := self.row.get(vid)) is not None:
+                rows_tfs = self.postings.setdefault(tid, ([], []))
+                rows_tfs[0].append(i)
+                rows_tfs[1].append(int(tf or 0))
+
+    def add_mentions(self, rows: Iterable[Sequence[Any]], *, check_order: bool = True) -> None:
+        """Rows (concept id, version id); a concept's list stays sorted while rows come in
+        order (as new statements mostly do), else it is sorted on its next read."""
+        for cid, vid in rows:
+            if (i := self.row.get(vid)) is not None:
+                held = self.mentions.setdefault(cid, [])
+                late = bool(held) and (not check_order or self._order(held[-1]) > self._order(i))
+                if late:
+                    self._unsorted.add(cid)
+                held.append(i)
+
+    def _order(self, i: int) -> tuple[int, int, str]:
+        return int(self._cols["vf"][i]), int(self._cols["rec"][i]), self.ids[i]
+
+    def set_concepts(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Rows (id, key, display, t_index): new concepts, or a known one's new t_index."""
+        for cid, key, display, t in rows:
+            found = self.concepts.get(cid)
+            if found is None:
+                self.concepts[cid] = [key, display, int(t)]
+            else:
+                found[2] = int(t)
+
+    def relate(self, rows: Iterable[Sequence[Any]], *, add: bool) -> None:
+        """RELATED rows (a, b, strength, t_index): the strength added (a write) or set (a read)."""
+        for a, b, n, t in rows:
+            edge = self.out.setdefault(a, {}).get(b)
+            if edge is None:
+                self.out[a][b] = [int(n), int(t)]
+            else:
+                edge[0] = edge[0] + int(n) if add else int(n)
+                edge[1] = int(t)
+            self.adjacent.setdefault(a, set()).add(b)
+            self.adjacent.setdefault(b, set()).add(a)
+
+    def set_vectors(self, rows: Iterable[Sequence[Any]], dim: int) -> None:
+        """Rows (version id, embedding) of one dimension, stored as unit vectors."""
+        if self.vectors is None:
+            capacity = len(self._cols["vf"])
+            self.vectors = np.zeros((capacity, dim), np.float32)
+            self.embedded = np.zeros(capacity, bool)
+        for vid, vector in rows:
+            i = self.row.get(vid)
+            if i is not None and vector is not None and len(vector) == dim:
+                v = np.asarray(vector, np.float32)
+                norm = float(np.linalg.norm(v))
+                self.vectors[i] = v / norm if norm else v
+                self.embedded[i] = True
+
+    def changed(self) -> None:
+        self.generation += 1
+
+    # --- reading ---------------------------------------------------------------------------
+    def visible(self, valid_at: datetime, known_at: datetime, where: RecallFilter) -> np.ndarray:
+        """Which versions a recall at this basis may return (the engine's `_RECALLABLE`)."""
+        va, ka = _us(valid_at), _us(known_at)
+        key = (self.generation, len(self.ids), va, ka, where.kinds, where.include_archived)
+        if key != self._mask_key:
+            c = self.col
+            mask = (c("rec") <= ka) & (c("sup") > ka) & (c("vf") <= va) & (c("vt") > va)
+            if not where.include_archived:
+                mask &= c("arch") > ka
+            if where.kinds is not None:
+                codes = [self.kinds[k] for k in where.kinds if k in self.kinds]
+                mask &= np.isin(c("kind"), codes)
+            self._mask, self._mask_key = mask, key
+        return self._mask
+
+    def neighbourhood(
+        self, keys: Sequence[str], namespace: str, hops: int, window: int
+    ) -> tuple[dict[str, list[Any]], list[tuple[str, str, int, int]]]:
+        """The concepts within `hops` RELATED steps of each key's concept whose t_index lies
+        in the key's window (newest 800 per hop), and the edges among them."""
+        found: dict[str, list[Any]] = {}
+        starts = [cid for cid in (scoped(namespace, k) for k in keys) if cid in self.concepts]
+        for cid in starts:
+            found[cid] = self.concepts[cid]
+        for cid in starts:
+            high = self.concepts[cid][2]
+            low, frontier = high - window, [cid]
+            for _ in range(hops):
+                near = {n for f in frontier for n in self.adjacent.get(f, ())}
+                inside = [n for n in near if low <= self.concepts[n][2] <= high]
+                inside.sort(key=lambda n: (-self.concepts[n][2], n))
+                inside = inside[:_NEIGHBOURS_MAX]
+                frontier = [n for n in inside if n not in found]
+                for n in inside:
+                    found.setdefault(n, self.concepts[n])
+                if not frontier:
+                    break
+        edges = [
+            (self.concepts[a][0], self.concepts[b][0], s, t)
+            for a in found
+            for b, (s, t) in self.out.get(a, {}).items()
+            if b in found
+        ]
+        return found, edges
+
+    def newest_mentions(self, cid: str, mask: np.ndarray, per_concept: int) -> list[int]:
+        """A concept's `per_concept` newest visible versions (by valid_from, recorded_at)."""
+        rows = self.mentions.get(cid)
+        if not rows:
+            return []
+        if cid in self._unsorted:
+            rows.sort(key=self._order)
+            self._unsorted.discard(cid)
+        out: list[int] = []
+        for i in reversed(rows):
+            if mask[i]:
+                out.append(i)
+                if len(out) == per_concept:
+                    break
+        return out
+
+    def keyword(
+        self, namespace: str, terms: Sequence[str], mask: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        """BM25 over the rarest query terms' postings (`_bm25`), best `k` visible versions."""
+        df = {}
+        for t in dict.fromkeys(terms):
+            found = self.postings.get(scoped(namespace, t))
+            if found and found[0]:
+                df[t] = len(found[0])
+        rows: list[tuple[str, int, str, int]] = []
+        for t in bm25.choose_terms(df):
+            at, tfs = self.postings[scoped(namespace, t)]
+            for i, tf in zip(at, tfs, strict=True):
+                if mask[i]:
+                    rows.append((self.ids[i], self.length[i], t, tf))
+        if not rows:
+            return []
+        avg = self.total_length / self.n_docs if self.n_docs else 0.0
+        scores = bm25.score(rows, df, self.n_docs, avg)
+        best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
+        return [(vid, scores[vid]) for vid in best]
+
+    def nearest(self, vector: Sequence[float], mask: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Exact cosine against every visible version with an embedding, best `k`."""
+        assert self.vectors is not None
+        query = np.asarray(vector, np.float32)
+        norm = float(np.linalg.norm(query))
+        n = len(self.ids)
+        has = mask & self.embedded[:n]
+        scores = self.vectors[:n] @ (query / norm if norm else query)
+        candidates = np.flatnonzero(has)
+        if not len(candidates):
+            return []
+        chosen = candidates
+        if len(candidates) > k:
+            part = np.argpartition(-scores[candidates], k - 1)[:k]
+            chosen = candidates[part]
+        ordered = sorted(chosen.tolist(), key=lambda i: (-scores[i], self.ids[i]))
+        return [(self.ids[i], float(scores[i])) for i in ordered]
+
+
+class RecallIndex:
+    """Namespace indexes of one engine, least recently used dropped beyond `rows_max`."""
+
+    def __init__(self, rows_max: int = _ROWS_MAX) -> None:
+        self._spaces: OrderedDict[str, NamespaceIndex] = OrderedDict()
+        self._max = rows_max
+
+    def get(self, run: Run, namespace: str) -> NamespaceIndex:
+        """The namespace's index, read from the database if not held."""
+        found = self._spaces.get(namespace)
+        if found is not None:
+            self._spaces.move_to_end(namespace)
+            return found
+        found = self._load(run, namespace)
+        self._spaces[namespace] = found
+        held = sum(len(s.ids) for s in self._spaces.values())
+        while held > self._max and len(self._spaces) > 1:
+            _, dropped = self._spaces.popitem(last=False)
+            held -= len(dropped.ids)
+        return found
+
+    @staticmethod
+    def _load(run: Run, namespace: str) -> NamespaceIndex:
+        index = NamespaceIndex()
+        params = {"ns": namespace}
+        index.add_versions(run(q.INDEX_VERSIONS, params))
+        index.add_postings(run(q.INDEX_POSTINGS, params))
+        index.add_mentions(run(q.INDEX_MENTIONS, params), check_order=False)
+        index.set_concepts(run(q.INDEX_CONCEPTS, params))
+        index.relate(run(q.INDEX_RELATED, params), add=False)
+        index.summaries = int(run(q.COUNT_SUMMARIES, params)[0][0])
+        stats = run(c.READ_NAMESPACE, params)
+        if stats:
+            index.n_docs, index.total_length = int(stats[0][3] or 0), int(stats[0][4] or 0)
+        return index
+
+    def inferred(self, run: Run, namespace: str) -> list[list[Any]]:
+        index = self.get(run, namespace)
+        if index.inferred is None:
+            index.inferred = run(q.SHARED.INFERRED_ALL, {"ns": namespace})
+        return index.inferred
+
+    def vectors(self, run: Run, namespace: str, dim: int) -> NamespaceIndex | None:
+        """The namespace's index with its embeddings of `dim` dimensions read (None when the
+        namespace holds embeddings of another size: the engine then searches itself)."""
+        index = self.get(run, namespace)
+        if index.vectors is None:
+            rows = run(q.INDEX_VECTORS, {"ns": namespace})
+            if any(len(r[1]) != dim for r in rows):
+                return None
+            index.set_vectors(rows, dim)
+        return index if index.vectors is not None and index.vectors.shape[1] == dim else None
+
+    def written(
+        self,
+        namespace: str,
+        steps: Steps,
+        concepts: Sequence[Sequence[Any]],
+        related: Sequence[Sequence[Any]],
+    ) -> None:
+        """A committed `apply_many`: the rows it stored (concepts and RELATED rows as written)."""
+        index = self._spaces.get(namespace)
+        if index is None:
+            return
+        index.add_versions(
+            (v.version_id, v.valid_from, v.valid_to, b.at, None, None, v.kind, v.length)
+            for b, _ in steps
+            for v in b.versions
+        )
+        for b, _ in steps:
+            index.set_time("sup", b.close, b.at)
+        versions = [v for b, _ in steps for v in b.versions]
+        index.add_postings(
+            (scoped(namespace, stem), v.version_id, tf) for v in versions for stem, tf in v.terms
+        )
+        index.add_mentions(
+            (scoped(namespace, key), v.version_id) for v in versions for key in dict(v.concepts)
+        )
+        index.set_concepts(concepts)
+        index.relate(related, add=True)
+        index.summaries += sum(len(b.summaries) for b, _ in steps)
+        index.n_docs += len(versions)
+        index.total_length += sum(v.length for v in versions)
+        if index.vectors is not None:
+            embedded = [(v.version_id, v.embedding) for v in versions if v.embedding is not None]
+            if any(len(e) != index.vectors.shape[1] for _, e in embedded):
+                index.vectors = None  # another size: read again on the next vector search
+            else:
+                index.set_vectors(embedded, index.vectors.shape[1])
+
+    def drop(self, namespace: str) -> None:
+        self._spaces.pop(namespace, None)
+
+    def drop_inferred(self, namespace: str) -> None:
+        if (index := self._spaces.get(namespace)) is not None:
+            index.inferred = None
+
+    def clear(self) -> None:
+        self._spaces.clear()

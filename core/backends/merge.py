@@ -1,0 +1,135 @@
+"""Merging the batches of a bulk write into one set of rows, the same for every engine.
+
+`apply_many` writes a chunk of batches in one transaction with a handful of statements: each row
+carries its own batch's transaction time and t_index, and the result equals applying the batches
+one after another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bitemporal_core.backends.port import NewMessage, NewVersion, WriteBatch, WriteResult
+from bitemporal_core.common.times import END_OF_TIME
+from bitemporal_core.errors import NotCurrent, TimeRegression
+
+__all__ = [
+    "check_closes",
+    "concept_rows",
+    "message_row",
+    "no_nulls",
+    "plan",
+    "relate_rows",
+    "vector_rows",
+    "version_row",
+]
+
+Steps = Sequence[tuple[WriteBatch, WriteResult]]
+
+
+def plan(
+    ns: str, last_tx: datetime, t_index: int, batches: Sequence[WriteBatch]
+) -> list[WriteResult]:
+    """Each batch's transaction time (never before the previous one) and t_index."""
+    results = []
+    for b in batches:
+        if last_tx > b.at:
+            raise TimeRegression(
+                f"transaction time {b.at.isoformat()} is earlier than namespace "
+                f"{ns!r}'s latest ({last_tx.isoformat()})"
+            )
+        last_tx = b.at
+        t_index += 1 if b.advance_t_index else 0
+        results.append(WriteResult(at=b.at, t_index=t_index))
+    return results
+
+
+def check_closes(batches: Sequence[WriteBatch]) -> None:
+    """Refuse what applying the batches one by one would refuse before the engine is asked:
+    a version closed twice, or closed before the batch that creates it."""
+    created = {v.version_id: i for i, b in enumerate(batches) for v in b.versions}
+    seen: set[str] = set()
+    for i, b in enumerate(batches):
+        for vid in b.close:
+            if vid in seen or created.get(vid, -1) > i:
+                raise NotCurrent("the fact's current version was closed by another write")
+            seen.add(vid)
+
+
+def concept_rows(steps: Steps) -> list[dict[str, Any]]:
+    """One row per concept of the chunk: `display` and `t_index` of the batch that first names
+    it (used if the concept is new) and `touch`, the t_index of the last batch whose new
+    statements mention it (None if none: an existing concept keeps its t_index)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for b, r in steps:
+        displays = {key: display for v in b.versions for key, display in v.concepts}
+        displays.update(dict(b.concepts))
+        for key, display in displays.items():
+            rows.setdefault(key, {"key": key, "display": display, "t_index": r.t_index})
+            rows[key].setdefault("touch", None)
+        for key, _ in b.concepts:
+            rows[key]["touch"] = r.t_index
+    return list(rows.values())
+
+
+def relate_rows(steps: Steps) -> list[dict[str, Any]]:
+    """RELATED pairs of the chunk: `n` co-mentions in all, `t_index` of the last batch."""
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    for b, r in steps:
+        for a, c in b.relate:
+            row = pairs.setdefault((a, c), {"a": a, "b": c, "n": 0})
+            row["n"] += 1
+            row["t_index"] = r.t_index
+    return list(pairs.values())
+
+
+def version_row(v: NewVersion, at: datetime, t_index: int) -> dict[str, Any]:
+    """A version's properties as a statement row (an open valid time ends at END_OF_TIME)."""
+    return {
+        "id": v.version_id,
+        "fact_id": v.fact_id,
+        "text": v.text,
+        "valid_from": v.valid_from,
+        "valid_to": v.valid_to or END_OF_TIME,
+        "version": v.version,
+        "said_at": v.said_at or at,
+        "source": v.source,
+        "speaker": v.speaker,
+        "session": v.session,
+        "kind": v.kind,
+        "supersedes": v.supersedes,
+        "length": v.length,
+        "at": at,
+        "t_index": t_index,
+    }
+
+
+def message_row(engine_id: str, m: NewMessage, seq: int, at: datetime) -> dict[str, Any]:
+    """A message's properties as a statement row."""
+    return {
+        "id": engine_id,
+        "msg_id": m.id,
+        "session": m.session,
+        "role": m.role,
+        "text": m.text,
+        "seq": seq,
+        "at": at,
+    }
+
+
+def no_nulls(row: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """The row with these optional names as '' for None, for an engine whose statements read
+    '' as NULL (LadybugDB plans a statement again whenever a parameter holds a NULL)."""
+    return {**row, **{f: "" for f in fields if row.get(f) is None}}
+
+
+def vector_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The embeddings of the chunk's versions, where they have one."""
+    return [
+        {"id": v.version_id, "embedding": list(v.embedding)}
+        for b in batches
+        for v in b.versions
+        if v.embedding is not None
+    ]

@@ -1,0 +1,214 @@
+"""Transaction functions of the Neo4j engine: each runs inside one managed transaction."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.base import Rows, abstract_rows
+from bitemporal_core.backends.merge import (
+    check_closes,
+    concept_rows,
+    message_row,
+    plan,
+    relate_rows,
+    vector_rows,
+    version_row,
+)
+from bitemporal_core.backends.neo4j import cypher as q
+from bitemporal_core.backends.port import WriteBatch, WriteResult
+from bitemporal_core.backends.rows import scoped
+from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc
+from bitemporal_core.errors import BackendError, NotCurrent
+from bitemporal_core.model import Concept
+
+Steps = list[tuple[WriteBatch, WriteResult]]
+_UNLIMITED = 2**62
+_LOCK_ATTEMPTS = 3
+
+
+def _dt(value: Any) -> datetime:
+    """Epoch microseconds or a driver temporal value as an aware UTC Python datetime."""
+    if isinstance(value, int):
+        return EPOCH + timedelta(microseconds=value)
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    if not isinstance(value, datetime):
+        raise BackendError(f"expected a datetime from the engine, got {type(value).__name__}")
+    return to_utc(value)
+
+
+def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
+    """Run one statement inside a managed transaction and fetch all rows."""
+    rows: Rows = [list(r.values()) for r in tx.run(query, params or {})]
+    return rows
+
+
+def _apply_many(tx: Any, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+    """Check the batches' preconditions under the namespace lock and write them, merged into a
+    handful of statements (each row with its own batch's time and t_index).
+
+    Raising here rolls the transaction back; library errors are never retried by the driver.
+    """
+    ns = batches[0].namespace
+    last_tx, t_index, msg_seq = _lock_namespace(tx, ns)
+    results = plan(ns, last_tx, t_index, batches)
+    check_closes(batches)
+    steps = list(zip(batches, results, strict=True))
+    _write_facts(tx, ns, steps)
+    _close_versions(tx, steps)
+    msg_seq = _write_messages(tx, ns, steps, msg_seq)
+    _write_concepts(tx, ns, steps)
+    _write_links(tx, ns, batches)
+    for b in batches:  # in order: a later batch's summary replaces an earlier one's
+        _write_summaries(tx, b)
+    if links := abstract_rows(batches):
+        _run(tx, q.SHARED.WRITE_ABSTRACTS, {"rows": links})
+    params = {
+        "ns": ns,
+        "last_tx": max(last_tx, results[-1].at),
+        "t_index": results[-1].t_index,
+        "msg_seq": msg_seq,
+        "n_versions": sum(len(b.versions) for b in batches),
+        "length": sum(v.length for b in batches for v in b.versions),
+    }
+    _run(tx, q.SHARED.UPDATE_NAMESPACE, params)
+    return results
+
+
+def _close_versions(tx: Any, steps: Steps) -> None:
+    rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
+    if rows and _run(tx, c.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0] != len(rows):
+        raise NotCurrent("the fact's current version was closed by another write")
+
+
+def _lock_namespace(tx: Any, ns: str) -> tuple[datetime, int, int]:
+    """Take the namespace's write lock (creating it if needed); its last_tx, t_index, msg_seq.
+
+    If a concurrent `forget` deleted the node while this transaction waited for its lock, the
+    node is merged again: the write lands in a fresh namespace, counters from zero.
+    """
+    for _ in range(_LOCK_ATTEMPTS):
+        last_tx, t_index, msg_seq, gone = _run(tx, q.LOCK_NAMESPACE, {"ns": ns, "zero": EPOCH})[0]
+        if not gone:
+            return _dt(last_tx), int(t_index), int(msg_seq)
+    raise BackendError(f"namespace {ns!r} is being forgotten: the write was not applied; retry")
+
+
+def _write_summaries(tx: Any, batch: WriteBatch) -> None:
+    """Each summary replaces its concept's current one (closed at the batch's time)."""
+    rows = [
+        {
+            "id": uuid.uuid4().hex,
+            "c": scoped(batch.namespace, key),
+            "key": key,
+            "text": text,
+            "at": batch.at,
+        }
+        for key, text in batch.summaries
+    ]
+    if rows:
+        _run(tx, c.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+        _run(tx, c.WRITE_SUMMARIES, {"rows": rows, "ns": batch.namespace, "eot": END_OF_TIME})
+
+
+def _write_messages(tx: Any, ns: str, steps: Steps, seq: int) -> int:
+    """Messages in order; one already stored (or repeated in the chunk) is kept as it is."""
+    rows = []
+    for b, _ in steps:
+        for m in b.messages:
+            seq += 1
+            rows.append(message_row(scoped(ns, m.id), m, seq, b.at))
+    if rows:
+        _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": ns})
+    return seq
+
+
+def _write_facts(tx: Any, ns: str, steps: Steps) -> None:
+    facts = [
+        {"id": f.id, "supersedes": f.supersedes, "at": b.at} for b, _ in steps for f in b.facts
+    ]
+    if facts:
+        _run(tx, q.MERGE_FACTS, {"rows": facts, "ns": ns})
+        links = [r for r in facts if r["supersedes"]]
+        if links:
+            _run(tx, q.SHARED.LINK_SUPERSEDES, {"rows": links})
+    versions = [version_row(v, b.at, r.t_index) for b, r in steps for v in b.versions]
+    if versions:
+        _run(tx, q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})
+    vectors = vector_rows([b for b, _ in steps])
+    if vectors:
+        _run(tx, c.SET_EMBEDDINGS, {"rows": vectors})
+
+
+def _write_concepts(tx: Any, ns: str, steps: Steps) -> None:
+    rows = concept_rows(steps)
+    if rows:
+        for row in rows:
+            row["id"] = scoped(ns, row["key"])
+        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns})
+    pairs = relate_rows(steps)
+    if pairs:
+        for row in pairs:
+            row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
+        _run(tx, q.SHARED.RELATE_CONCEPTS, {"rows": pairs})
+
+
+def _write_links(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
+    versions = [v for b in batches for v in b.versions]
+    mentions = [
+        {"v": v.version_id, "c": scoped(ns, key)} for v in versions for key in dict(v.concepts)
+    ]
+    if mentions:
+        _run(tx, q.SHARED.LINK_MENTIONS, {"rows": mentions})
+    terms = {stem for v in versions for stem, _ in v.terms}
+    if terms:
+        rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
+        _run(tx, q.MERGE_TERMS, {"rows": rows, "ns": ns})
+        links = [
+            {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
+            for v in versions
+            for stem, tf in v.terms
+        ]
+        _run(tx, q.SHARED.LINK_TERMS, {"rows": links})
+    sources = [
+        {"v": v.version_id, "m": scoped(ns, v.source)} for v in versions if v.source is not None
+    ]
+    if sources:
+        _run(tx, q.SHARED.LINK_MESSAGES, {"rows": sources})
+
+
+def _concept_graph(
+    tx: Any, ids: list[str], hops: int, window: int
+) -> tuple[dict[str, Concept], Rows]:
+    """Hop-by-hop expansion from the start concepts, bounded by the t_index window."""
+    found: dict[str, Concept] = {}
+    starts = _run(tx, q.CONCEPTS_BY_ID, {"ids": ids})
+    for cid, key, display, t in starts:
+        found[cid] = Concept(key=key, display=display, t_index=int(t))
+    for cid, _key, _display, t in starts:
+        frontier = [cid]
+        for _ in range(hops):
+            params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
+            rows = _run(tx, q.NEIGHBOURS, params)
+            frontier = [r[0] for r in rows if r[0] not in found]
+            for nid, nkey, ndisplay, nt in rows:
+                found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
+            if not frontier:
+                break
+    edges = _run(tx, q.EDGES_AMONG, {"ids": list(found)}) if found else []
+    return found, edges
+
+
+def _forget_rest(tx: Any, namespace: str) -> int:
+    """Lock the namespace, delete what is left of it and its node; the number removed."""
+    _run(tx, q.LOCK_EXISTING_NAMESPACE, {"ns": namespace})
+    params = {"ns": namespace, "batch": _UNLIMITED}
+    removed = 0
+    for statement in (*q.FORGET_NS_BATCHES, c.FORGET_NS_NODE):
+        rows = _run(tx, statement, params)
+        removed += int(rows[0][0]) if rows else 0
+    return removed

@@ -1,0 +1,1 @@
+"""Foundation helpers every layer may use: time values, input checks, async twins."""

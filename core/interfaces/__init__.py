@@ -1,0 +1,1 @@
+"""Programs over the public API: the command line and its demo."""

@@ -1,0 +1,1 @@
+"""Language analysis: sentences, concepts, terms, statement kinds and valid time from text."""

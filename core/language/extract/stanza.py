@@ -1,0 +1,83 @@
+"""Stanza-backed concept extractor: the RecallM reference's tagger (tokenize + pos)."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any
+
+from bitemporal_core.errors import ExtractorUnavailable
+from bitemporal_core.language.extract.base import Sentence, Token, build_sentence
+
+__all__ = ["StanzaExtractor"]
+
+
+class StanzaExtractor:
+    """Concept extractor over a Stanza pipeline (needs `stanza`, torch and downloaded models).
+
+    The pipeline is created lazily, never downloading; `from_document` converts an
+    already-processed `stanza.Document` without needing a pipeline.
+    """
+
+    __slots__ = ("_lang", "_lock", "_pipeline", "_window")
+
+    def __init__(
+        self, *, pipeline: Any = None, lang: str = "en", window: int | None = None
+    ) -> None:
+        """Use `pipeline` (a ``stanza.Pipeline``) if given, else build one for `lang`."""
+        self._pipeline = pipeline
+        self._lang = lang
+        self._window = window
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """Visible description, e.g. ``"stanza:en"``."""
+        return f"stanza:{self._lang}"
+
+    @property
+    def window(self) -> int | None:
+        """The `select_concepts` window applied to every sentence (None keeps all)."""
+        return self._window
+
+    def load(self) -> Any:
+        """Return the pipeline, creating it now if needed; raises `ExtractorUnavailable`."""
+        with self._lock:
+            if self._pipeline is None:
+                self._pipeline = self._create_pipeline()
+            return self._pipeline
+
+    def _create_pipeline(self) -> Any:
+        """Build a tokenize+pos pipeline from locally installed models only."""
+        try:
+            stanza = importlib.import_module("stanza")
+        except ImportError as e:
+            raise ExtractorUnavailable(f"stanza cannot be imported: {e}") from e
+        try:
+            return stanza.Pipeline(
+                lang=self._lang,
+                processors="tokenize,pos",
+                download_method=None,
+                logging_level="WARN",
+            )
+        except Exception as e:  # stanza raises many types for missing models/resources
+            raise ExtractorUnavailable(f"stanza pipeline for {self._lang!r}: {e}") from e
+
+    def sentences(self, text: str) -> list[Sentence]:
+        """Run the Stanza pipeline over `text` and convert the result."""
+        return self.from_document(self.load()(text))
+
+    def from_document(self, doc: Any) -> list[Sentence]:
+        """Convert a ``stanza.Document`` (sentences of words with ``.text``/``.upos``)."""
+        result: list[Sentence] = []
+        for sent in doc.sentences:
+            tokens = [Token(text=str(w.text), pos=str(w.upos or "X")) for w in sent.words]
+            if not tokens:
+                continue
+            text = sent.text or " ".join(t.text for t in tokens)
+            result.append(build_sentence(str(text), tokens, self._window))
+        return result
+
+    def __repr__(self) -> str:
+        """Show the configuration without creating the pipeline."""
+        return f"StanzaExtractor(lang={self._lang!r}, window={self._window!r})"

@@ -1,0 +1,181 @@
+"""Statement kinds (the write-up's :SAID, :BELIEVES, :PREFERS, :HAS_INTENT), classified offline.
+
+The rules read the parsed sentence (words and their UPOS tags), so they work with every
+extractor; an LLM, when configured, may classify instead (`llm.classify_kinds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+from bitemporal_core.language.extract import Token
+
+__all__ = ["ABSTRACTION", "KINDS", "classify"]
+
+KINDS: tuple[str, ...] = ("said", "belief", "preference", "intent", "plan", "event")
+"""The statement kinds the classifier chooses from; "said" when nothing more specific fits."""
+
+ABSTRACTION = "abstraction"
+"""The kind of a memory written by `MemoryStore.abstract` (a digest of related facts)."""
+
+_PREFERENCE = frozenset(
+    [
+        "like",
+        "likes",
+        "liked",
+        "love",
+        "loves",
+        "loved",
+        "enjoy",
+        "enjoys",
+        "enjoyed",
+        "prefer",
+        "prefers",
+        "preferred",
+        "hate",
+        "hates",
+        "hated",
+        "dislike",
+        "dislikes",
+        "disliked",
+        "adore",
+        "adores",
+        "favorite",
+        "favourite",
+        "fond",
+    ]
+)
+_BELIEF = frozenset(
+    [
+        "think",
+        "thinks",
+        "thought",
+        "believe",
+        "believes",
+        "believed",
+        "guess",
+        "suppose",
+        "reckon",
+        "doubt",
+        "doubts",
+        "assume",
+        "probably",
+        "maybe",
+        "perhaps",
+        "opinion",
+        "convinced",
+        "seems",
+        "seem",
+        "bet",
+        "suspect",
+    ]
+)
+_INTENT = frozenset(
+    [
+        "want",
+        "wants",
+        "wanna",
+        "wish",
+        "wishes",
+        "hope",
+        "hopes",
+        "hoping",
+        "intend",
+        "intends",
+        "aim",
+    ]
+)
+_PLAN_WORDS = frozenset(
+    [
+        "plan",
+        "plans",
+        "planning",
+        "planned",
+        "schedule",
+        "scheduled",
+        "booked",
+        "appointment",
+        "tomorrow",
+        "tonight",
+        "upcoming",
+    ]
+)
+_FUTURE_AUX = frozenset({"will", "'ll", "shall", "gonna"})
+_PAST_WORDS = frozenset({"yesterday", "ago", "last"})
+_PAST_VERBS = frozenset(
+    [
+        "went",
+        "met",
+        "saw",
+        "bought",
+        "visited",
+        "got",
+        "had",
+        "did",
+        "made",
+        "took",
+        "gave",
+        "came",
+        "left",
+        "moved",
+        "started",
+        "finished",
+        "won",
+        "lost",
+        "found",
+        "ate",
+        "drove",
+        "flew",
+        "ran",
+        "told",
+        "called",
+        "married",
+        "graduated",
+        "joined",
+        "quit",
+        "broke",
+        "celebrated",
+        "attended",
+        "travelled",
+        "traveled",
+        "returned",
+    ]
+)
+
+
+def classify(tokens: Sequence[Token]) -> str:
+    """The kind of one sentence: plan > intent > preference > belief > event > said."""
+    words = [t.text.lower() for t in tokens]
+    verbs = {w for w, t in zip(words, tokens, strict=True) if t.pos in ("VERB", "AUX")}
+    text = " ".join(words)
+    if _is_plan(words, text):
+        return "plan"
+    if verbs & _INTENT or "would like" in text or "'d like" in text or " need to " in f" {text} ":
+        return "intent"
+    if (verbs | {w for w in words if w in ("favorite", "favourite", "fond")}) & _PREFERENCE:
+        return "preference"
+    if set(words) & _BELIEF:
+        return "belief"
+    if verbs & _PAST_VERBS or set(words) & _PAST_WORDS or _has_past_participle(tokens):
+        return "event"
+    return "said"
+
+
+def _is_plan(words: list[str], text: str) -> bool:
+    if set(words) & _PLAN_WORDS or "going to" in text:
+        return True
+    return bool(set(words) & _FUTURE_AUX) and ("next" in words or "later" in words)
+
+
+def _has_past_participle(tokens: Sequence[Token]) -> bool:
+    """A regular past-tense verb ("I visited", "we celebrated") after a subject pronoun."""
+    for before, token in pairwise(tokens):
+        word = token.text.lower()
+        if (
+            token.pos == "VERB"
+            and word.endswith("ed")
+            and before.text.lower() in ("i", "we", "he", "she", "they")
+        ):
+            return True
+    return False

@@ -1,0 +1,1 @@
+"""Pluggable providers: embedders, LLM clients and token counters (no storage, no ranking)."""

@@ -1,0 +1,213 @@
+"""Bulk import: many messages remembered in a few transactions (one per chunk)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+import attrs
+
+from bitemporal_core.backends.port import NewFact, NewMessage, NewVersion, WriteBatch
+from bitemporal_core.common.times import TICK
+from bitemporal_core.common.validate import check_items
+from bitemporal_core.errors import InvalidInput, TimeRegression
+from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.model import UNSET, Fact
+from bitemporal_core.services.commit import commit
+from bitemporal_core.services.context import Services
+from bitemporal_core.services.items import Item, prepare_item
+from bitemporal_core.services.supersession import llm_kinds_many, truncated
+from bitemporal_core.services.versions import check_meta, new_version, to_fact
+
+__all__ = ["remember_batch", "remember_many", "repeat_of"]
+
+_FIELDS = {"text", "at", "valid_from", "valid_to", "speaker", "source", "id", "session", "kind"}
+
+
+def remember_batch(
+    ctx: Services,
+    namespace: str,
+    when: datetime,
+    item: Item,
+    statements: list[Analysed],
+    replaces: Sequence[tuple[Fact, Analysed] | None] = (),
+    summaries: tuple[tuple[str, str], ...] = (),
+) -> tuple[WriteBatch, list[NewVersion]]:
+    """The write of one `remember` call at transaction time `when`.
+
+    `replaces[i]`, when given, is a current fact (and its analysed text) that statement i
+    supersedes, as `supersede` would: closed at `when`, its lineage ending where the new fact
+    starts.
+    """
+    versions, facts, extra, close = [], [], [], []
+    for i, st in enumerate(statements):
+        start, end = ctx.analyser.valid_time(st.text, when, item.valid_from, item.valid_to)
+        new = new_version(uuid.uuid4().hex, st, start, end, 1, item.meta, item.message_id)
+        old = replaces[i] if i < len(replaces) else None
+        if old is not None:
+            new = attrs.evolve(new, supersedes=old[0].id)
+            close.append(old[0].version_id)
+            close.extend(ctx.upkeep.citing_current([old[0].id]))
+            extra.extend(truncated(old[0], old[1], start))
+        versions.append(new)
+        facts.append(NewFact(id=new.fact_id, supersedes=None if old is None else old[0].id))
+    message = NewMessage(
+        id=item.message_id, session=item.meta["session"], role=item.meta["speaker"], text=item.text
+    )
+    batch = WriteBatch(
+        namespace=namespace,
+        at=when,
+        close=tuple(close),
+        facts=tuple(facts),
+        versions=(*versions, *extra),
+        messages=(message,),
+        concepts=tuple(c for st in statements for c in st.concepts),
+        relate=tuple(p for st in statements for p in st.pairs),
+        advance_t_index=True,
+        summaries=summaries,
+    )
+    return batch, versions
+
+
+def _item(ctx: Services, index: int, raw: object) -> Item:
+    if isinstance(raw, str):
+        raw = {"text": raw}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(
+            f"item {index}: expected a mapping with 'text', not {type(raw).__name__}"
+        )
+    unknown = set(raw) - _FIELDS
+    if unknown:
+        raise InvalidInput(f"item {index}: unknown fields {sorted(unknown)}")
+    try:
+        meta = check_meta(
+            speaker=raw.get("speaker"),
+            source=raw.get("source", raw.get("id")),
+            session=raw.get("session"),
+            kind=raw.get("kind"),
+        )
+        return prepare_item(
+            raw.get("text"),
+            at=raw.get("at"),
+            valid_from=raw.get("valid_from"),
+            valid_to=raw.get("valid_to", UNSET),
+            meta=meta,
+        )
+    except InvalidInput as e:
+        raise type(e)(f"item {index}: {e}") from e
+
+
+def repeat_of(ctx: Services, namespace: str, item: Item) -> list[Fact] | None:
+    """The facts already remembered from the item's message id and text, if it is a repeat."""
+    key = item.key
+    if key is None:
+        return None
+    return _remembered(ctx, namespace, [key[0]]).get(key)
+
+
+def _remembered(ctx: Services, namespace: str, ids: list[str]) -> dict[tuple[str, str], list[Fact]]:
+    """(message id, message text) -> the latest version of each fact remembered from it, in
+    the order of the statements in the text."""
+    found: dict[tuple[str, str], dict[str, Fact]] = {}
+    said: dict[str, str] = {}  # fact id -> the text of its first version
+    for message_id, text, fact in ctx.messages.remembered(namespace, ids):
+        latest = found.setdefault((message_id, text), {})
+        if fact.id not in latest or latest[fact.id].version < fact.version:
+            latest[fact.id] = fact
+        if fact.version == 1:
+            said[fact.id] = fact.text
+    return {
+        (mid, text): sorted(facts.values(), key=lambda f: (text.find(said.get(f.id, "")), f.id))
+        for (mid, text), facts in found.items()
+    }
+
+
+def remember_many(
+    ctx: Services, items: object, namespace: str, chunk: int, parallel: bool | None = None
+) -> list[list[Fact]]:
+    """Validate every item, then remember them in order, one transaction per chunk.
+
+    Items already remembered (a message id whose facts exist, with the same text; or a
+    repeat of an earlier item of this call) are not written again: their facts are returned.
+    """
+    checked = [_item(ctx, i, raw) for i, raw in enumerate(check_items(items))]
+    keys = [item.key for item in checked if item.key is not None]
+    done = _remembered(ctx, namespace, list(dict.fromkeys(k[0] for k in keys))) if keys else {}
+    fresh, seen = [], set(done)
+    for item in checked:
+        if item.key in seen:
+            continue
+        fresh.append(item)
+        if item.key is not None:
+            seen.add(item.key)
+    prepared = _stamp(ctx, namespace, fresh)
+    parts = [prepared[start : start + chunk] for start in range(0, len(prepared), chunk)]
+    texts = [[p.text for p in part] for part in parts]
+    analysed_parts = ctx.pool.analysed(texts, parallel=parallel)
+    written: list[list[Fact]] = []
+    for part, analysed in zip(parts, analysed_parts, strict=True):
+        if ctx.llm is not None:
+            analysed = llm_kinds_many(ctx, part, analysed)
+        written.extend(_write_chunk(ctx, namespace, part, analysed))
+    new = iter(written)
+    out = []
+    for item in checked:
+        if item.key is not None and item.key in done:
+            out.append(done[item.key])
+        else:
+            out.append(next(new))
+            if item.key is not None:
+                done[item.key] = out[-1]
+    return out
+
+
+def _stamp(ctx: Services, namespace: str, items: list[Item]) -> list[Item]:
+    """Check transaction times before anything is written: an item without one that follows an
+    item with one gets the previous time plus a microsecond; explicit times going backwards
+    (against each other or the namespace's latest) are refused. Leading items without a time
+    keep none: they take the engine's clock when written (and are rebuilt if overtaken)."""
+    clock = ctx.log.clock(namespace)
+    floor = clock.last_tx
+    previous: datetime | None = None  # the time of the last item that has one
+    out = []
+    for i, item in enumerate(items):
+        when = item.at if item.at is not None else None
+        if when is None and previous is not None:
+            when = previous + TICK
+        if when is None:  # written at the clock's time, so nothing after it may be earlier
+            floor = clock.now if floor is None else max(floor, clock.now)
+            out.append(item)
+            continue
+        if floor is not None and when < floor:
+            raise TimeRegression(
+                f"item {i}: at={when.isoformat()} is earlier than {floor.isoformat()}, the latest "
+                f"transaction time before it"
+            )
+        floor = previous = when
+        out.append(attrs.evolve(item, at=when))
+    return out
+
+
+def _write_chunk(
+    ctx: Services, namespace: str, part: list[Item], analysed: list[list[Analysed]]
+) -> list[list[Fact]]:
+    """One transaction for a chunk; items without a time follow the chunk's clock time."""
+
+    def build(first: datetime) -> list[list[Fact]]:
+        batches, all_versions, when = [], [], first
+        for i, (item, statements) in enumerate(zip(part, analysed, strict=True)):
+            if item.at is not None:
+                when = item.at
+            elif i:
+                when = when + TICK
+            batch, versions = remember_batch(ctx, namespace, when, item, statements)
+            batches.append(batch)
+            all_versions.append(versions)
+        results = ctx.log.apply_many(batches)
+        return [
+            [to_fact(namespace, v, result) for v in versions]
+            for versions, result in zip(all_versions, results, strict=True)
+        ]
+
+    return commit(ctx.log, namespace, part[0].at, build)

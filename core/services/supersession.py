@@ -1,0 +1,144 @@
+"""Supersession helpers: truncating a lineage, following a moved start, LLM replacements."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+import attrs
+
+from bitemporal_core.backends.port import NewVersion, RecallScope
+from bitemporal_core.errors import BackendError
+from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.model import Fact, Lineage
+from bitemporal_core.services.context import Services
+from bitemporal_core.services.items import Item
+from bitemporal_core.services.llm_tasks import classify_kinds, contradictions, summarise
+from bitemporal_core.services.versions import new_version
+
+__all__ = ["llm_kinds", "llm_kinds_many", "moved_predecessor", "replaced_facts", "truncated"]
+
+
+_log = logging.getLogger(__name__)
+
+
+def moved_predecessor(
+    ctx: Services, lineage: Lineage, current: Fact, start: datetime
+) -> tuple[Fact, Analysed] | None:
+    """The superseded fact's current version whose end must follow a moved start."""
+    if lineage.supersedes is None or start == current.valid_from:
+        return None
+    prev = ctx.facts.lineage(lineage.supersedes)
+    prev_current = prev.current if prev is not None else None
+    if prev_current is None or prev_current.valid_to != current.valid_from:
+        return None
+    return prev_current, ctx.analyser.analyse_one(prev_current.text)
+
+
+def replaced_facts(
+    ctx: Services, namespace: str, statements: list[Analysed], at: datetime | None
+) -> list[tuple[Fact, Analysed] | None]:
+    """With an LLM: for each statement, the current fact sharing its concepts that the LLM
+    says it replaces (checking only those, never the whole namespace)."""
+    if ctx.llm is None:
+        return []
+    when = at or datetime.now(UTC)
+    out: list[tuple[Fact, Analysed] | None] = []
+    taken: set[str] = set()
+    for st in statements:
+        keys = [key for key, _ in st.concepts]
+        scope = RecallScope(namespace=namespace, valid_at=when, known_at=when)
+        found = ctx.reads.mentions(scope, keys, 5) if keys else []
+        candidates = list({f.id: f for _, f in found if f.id not in taken}.values())[:10]
+        replaced = contradictions(ctx.llm, st.text, candidates)
+        if replaced:
+            taken.add(replaced[0].id)
+            out.append((replaced[0], ctx.analyser.analyse_one(replaced[0].text)))
+        else:
+            out.append(None)
+    return out
+
+
+def llm_kinds(ctx: Services, statements: list[Analysed], kind: str | None) -> list[Analysed]:
+    """With an LLM and no explicit kind: the LLM's kind for each statement (the offline rule's
+    where its answer is unusable, or when the LLM cannot be reached: a kind is a label, not
+    worth failing a write for)."""
+    if ctx.llm is None or kind is not None or not statements:
+        return statements
+    try:
+        answers = classify_kinds(ctx.llm, [st.text for st in statements])
+    except BackendError as e:
+        _log.warning("statement kinds classified offline: %s", e)
+        return statements
+    return [
+        st if answer is None else attrs.evolve(st, kind=answer)
+        for st, answer in zip(statements, answers, strict=True)
+    ]
+
+
+def llm_kinds_many(
+    ctx: Services, items: list[Item], groups: list[list[Analysed]]
+) -> list[list[Analysed]]:
+    """`llm_kinds` for a bulk chunk, asking about up to 40 statements per LLM call."""
+    todo = [
+        (i, j)
+        for i, item in enumerate(items)
+        if item.meta["kind"] is None
+        for j in range(len(groups[i]))
+    ]
+    out = [list(group) for group in groups]
+    for start in range(0, len(todo), 40):
+        part = todo[start : start + 40]
+        found = llm_kinds(ctx, [groups[i][j] for i, j in part], None)
+        for (i, j), st in zip(part, found, strict=True):
+            out[i][j] = st
+    return out
+
+
+# New mentions of a concept between two LLM summaries (docs/design.md, "Concept summaries").
+SUMMARY_EVERY = 3
+
+
+def concept_summaries(
+    ctx: Services, namespace: str, statements: list[Analysed], at: datetime | None
+) -> tuple[tuple[str, str], ...]:
+    """With an LLM: a new summary for each concept whose mentions reach a multiple of
+    `SUMMARY_EVERY` with these statements, over its current mentions and the new ones."""
+    if ctx.llm is None:
+        return ()
+    when = at or datetime.now(UTC)
+    new: dict[str, list[str]] = {}
+    display: dict[str, str] = {}
+    for st in statements:
+        for key, shown in st.concepts:
+            new.setdefault(key, []).append(st.text)
+            display.setdefault(key, shown)
+    before = ctx.reads.mention_counts(namespace, list(new))
+    out = []
+    for key, texts in new.items():
+        count = before.get(key, 0)
+        if (count + len(texts)) // SUMMARY_EVERY == count // SUMMARY_EVERY:
+            continue
+        scope = RecallScope(namespace=namespace, valid_at=when, known_at=when)
+        found = ctx.reads.mentions(scope, [key], 20)
+        mentions = [(f.valid_from, f.text) for _, f in found] + [(when, t) for t in texts]
+        out.append((key, summarise(ctx.llm, display[key], mentions)))
+    return tuple(out)
+
+
+def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:
+    """A copy of `version` ending at `end`, or nothing if that leaves no valid time."""
+    new_end = end if version.valid_to is None else min(version.valid_to, end)
+    if new_end <= version.valid_from:
+        return []
+    meta = {
+        "source": version.source,
+        "speaker": version.speaker,
+        "session": version.session,
+        "kind": version.kind,
+        "said_at": version.said_at,
+    }
+    copy = new_version(
+        version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
+    )
+    return [attrs.evolve(copy, supersedes=version.supersedes)]

@@ -1,0 +1,219 @@
+"""The single writes: remember, supersede, correct, retract, add a message, forget.
+
+Each builds its `WriteBatch` for the transaction time `commit` picks and applies it through the
+transaction log; what it must read first (the current version, abstractions quoting it) is
+read before, so a failed call writes nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from bitemporal_core.backends.port import NewFact, NewMessage, WriteBatch
+from bitemporal_core.common.times import check_interval
+from bitemporal_core.errors import NotCurrent, NotFound
+from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
+from bitemporal_core.services.bulk import remember_batch, repeat_of
+from bitemporal_core.services.commit import commit
+from bitemporal_core.services.context import Services
+from bitemporal_core.services.items import Item, prepare_item
+from bitemporal_core.services.lifecycle import forget_citing
+from bitemporal_core.services.supersession import (
+    concept_summaries,
+    llm_kinds,
+    moved_predecessor,
+    replaced_facts,
+    truncated,
+)
+from bitemporal_core.services.versions import check_meta, new_version, to_fact
+
+__all__ = [
+    "add_message",
+    "add_turn",
+    "correct",
+    "current",
+    "forget_fact",
+    "remember",
+    "retract",
+    "supersede",
+]
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def current(ctx: Services, fact: str) -> tuple[Lineage, Fact]:
+    """A fact's lineage and its current version (`NotFound`, `NotCurrent` otherwise)."""
+    lineage = ctx.facts.lineage(fact)
+    if lineage is None:
+        raise NotFound(f"no fact with id {fact!r}")
+    version = lineage.current
+    if version is None:
+        raise NotCurrent(f"fact {fact!r} has no current version (retracted or replaced)")
+    return lineage, version
+
+
+def remember(ctx: Services, ns: str, item: Item) -> list[Fact]:
+    """One new fact per statement of the item (or, for a repeat, the facts it already made)."""
+    repeated = repeat_of(ctx, ns, item)
+    if repeated is not None:
+        return repeated
+    statements = llm_kinds(ctx, ctx.analyser.analyse(item.text), item.meta["kind"])
+    replaces = replaced_facts(ctx, ns, statements, item.at)
+    summaries = concept_summaries(ctx, ns, statements, item.at)
+
+    def build(when: datetime) -> list[Fact]:
+        batch, versions = remember_batch(ctx, ns, when, item, statements, replaces, summaries)
+        result = ctx.log.apply_many([batch])[0]
+        return [to_fact(ns, v, result) for v in versions]
+
+    return commit(ctx.log, ns, item.at, build)
+
+
+def supersede(
+    ctx: Services,
+    fact: str,
+    text: str,
+    *,
+    at: datetime | None,
+    valid_from: datetime | None,
+    valid_to: datetime | Unset | None,
+    meta: dict[str, Any],
+) -> Fact:
+    """Close a current fact and record its successor (see `MemoryStore.supersede`)."""
+    lineage, version = current(ctx, fact)
+    if lineage.superseded_by:  # its current version is the copy ending at the successor
+        raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
+    ns = lineage.namespace
+    statement = llm_kinds(ctx, [ctx.analyser.analyse_one(text)], meta["kind"])[0]
+    old = ctx.analyser.analyse_one(version.text)
+    message_id = meta["source"] or "msg-" + _new_id()
+    stale = ctx.upkeep.citing_current([version.id])  # abstractions quoting it end too
+
+    def build(when: datetime) -> Fact:
+        start, end = ctx.analyser.valid_time(text, when, valid_from, valid_to)
+        new = new_version(_new_id(), statement, start, end, 1, meta, message_id)
+        new = attrs.evolve(new, supersedes=version.id)
+        message = NewMessage(
+            id=message_id, session=meta["session"], role=meta["speaker"], text=text
+        )
+        batch = WriteBatch(
+            namespace=ns,
+            at=when,
+            close=(version.version_id, *stale),
+            facts=(NewFact(id=new.fact_id, supersedes=version.id),),
+            versions=(new, *truncated(version, old, start)),
+            messages=(message,),
+            concepts=statement.concepts,
+            relate=statement.pairs,
+            advance_t_index=True,
+        )
+        return to_fact(ns, new, ctx.log.apply_many([batch])[0])
+
+    return commit(ctx.log, ns, at, build)
+
+
+def correct(
+    ctx: Services,
+    fact: str,
+    *,
+    text: str | None,
+    valid_from: datetime | None,
+    valid_to: datetime | Unset | None,
+    at: datetime | None,
+    kind: str | None,
+) -> Fact:
+    """Record a corrected version of a current fact (see `MemoryStore.correct`)."""
+    lineage, version = current(ctx, fact)
+    new_text = version.text if text is None else text
+    start = version.valid_from if valid_from is None else valid_from
+    end = version.valid_to if isinstance(valid_to, Unset) else valid_to
+    check_interval(start, end)
+    statement = ctx.analyser.analyse_one(new_text)
+    meta = {
+        "source": version.source,
+        "speaker": version.speaker,
+        "session": version.session,
+        "kind": version.kind if kind is None else kind,
+        "said_at": None if text else version.said_at,
+    }
+    moved = moved_predecessor(ctx, lineage, version, start)
+    stale = ctx.upkeep.citing_current([version.id, *([moved[0].id] if moved else [])])
+
+    def build(when: datetime) -> Fact:
+        new = new_version(version.id, statement, start, end, version.version + 1, meta, None)
+        new = attrs.evolve(new, supersedes=version.supersedes)
+        versions, close = [new], [version.version_id, *stale]
+        if moved is not None:
+            prev, prev_statement = moved
+            close.append(prev.version_id)
+            versions.extend(truncated(prev, prev_statement, start))
+        batch = WriteBatch(
+            namespace=lineage.namespace,
+            at=when,
+            close=tuple(close),
+            versions=tuple(versions),
+            concepts=statement.concepts if text else (),
+            relate=statement.pairs if text else (),
+            advance_t_index=text is not None,
+        )
+        return to_fact(lineage.namespace, new, ctx.log.apply_many([batch])[0])
+
+    return commit(ctx.log, lineage.namespace, at, build)
+
+
+def retract(ctx: Services, fact: str, *, at: datetime | None) -> Fact:
+    """Close a fact's current version; nothing replaces it. Returns the closed version."""
+    lineage, version = current(ctx, fact)
+    stale = ctx.upkeep.citing_current([version.id])
+
+    def build(when: datetime) -> Fact:
+        close = (version.version_id, *stale)
+        ctx.log.apply_many([WriteBatch(namespace=lineage.namespace, at=when, close=close)])
+        return attrs.evolve(version, superseded_at=when)
+
+    return commit(ctx.log, lineage.namespace, at, build)
+
+
+def add_message(
+    ctx: Services,
+    ns: str,
+    text: str,
+    *,
+    msg_id: str,
+    session: str | None,
+    role: str | None,
+    at: datetime | None,
+) -> Message:
+    """Store a raw message (no facts)."""
+
+    def build(when: datetime) -> Message:
+        message = NewMessage(id=msg_id, session=session, role=role, text=text)
+        ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
+        return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
+
+    return commit(ctx.log, ns, at, build)
+
+
+def forget_fact(ctx: Services, fact_id: str) -> int:
+    """Delete a lineage and the abstractions quoting it; the number of nodes removed."""
+    if ctx.facts.lineage(fact_id) is None:
+        raise NotFound(f"no fact with id {fact_id!r}")
+    return forget_citing(ctx, fact_id) + ctx.erasure.forget_fact(fact_id)
+
+
+def add_turn(ctx: Services, ns: str, turn: Turn, *, msg_id: str) -> list[Fact]:
+    """Store a conversation turn as a message and, if it feeds the memory, remember its text
+    with the message as source (one write when the message is the text itself)."""
+    if turn.message is not None or not turn.remember:
+        body = turn.text if turn.message is None else turn.message
+        add_message(ctx, ns, body, msg_id=msg_id, session=turn.session, role=turn.role, at=None)
+    if not turn.remember:
+        return []
+    meta = check_meta(speaker=turn.role, source=msg_id, session=turn.session, kind=None)
+    return remember(ctx, ns, prepare_item(turn.text, valid_to=UNSET, meta=meta))
