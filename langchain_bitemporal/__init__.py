@@ -1,4 +1,5 @@
-"""LangChain adapters over the bitemporal core (DESIGN §7); thin, no storage logic.
+"""LangChain adapters over the bitemporal core (docs/design.md, "Adapters"): thin, no storage
+logic.
 
 - `BitemporalMemory`: the classic `BaseMemory` (langchain_classic) for chains.
 - `BitemporalChatMessageHistory`: messages per session, facts from what the user says.

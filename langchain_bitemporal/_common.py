@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -16,14 +15,12 @@ from langchain_core.messages import (
     SystemMessage,
 )
 
-from bitemporal_core import Basis, Fact, InvalidInput, Message
+from bitemporal_core import Basis, InvalidInput, Message
 
 __all__ = [
     "Scope",
-    "fact_metadata",
     "lookup",
     "message_text",
-    "new_message_id",
     "parse_time",
     "resolve_scope",
     "role_of",
@@ -31,11 +28,6 @@ __all__ = [
 ]
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
-
-
-def new_message_id() -> str:
-    """A fresh message id, in the core's style."""
-    return "msg-" + uuid.uuid4().hex
 
 
 def message_text(message: BaseMessage) -> str:
@@ -126,27 +118,3 @@ def resolve_scope(
         session=None if session is None else str(session),
         basis=basis,
     )
-
-
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
-
-
-def fact_metadata(fact: Fact) -> dict[str, Any]:
-    """Both intervals and provenance of a fact version, JSON-ready (times as ISO strings)."""
-    return {
-        "fact_id": fact.id,
-        "version_id": fact.version_id,
-        "version": fact.version,
-        "namespace": fact.namespace,
-        "valid_from": _iso(fact.valid_from),
-        "valid_to": _iso(fact.valid_to),
-        "recorded_at": _iso(fact.recorded_at),
-        "superseded_at": _iso(fact.superseded_at),
-        "said_at": _iso(fact.said_at),
-        "source": fact.source,
-        "speaker": fact.speaker,
-        "session": fact.session,
-        "kind": fact.kind,
-        "supersedes": fact.supersedes,
-    }

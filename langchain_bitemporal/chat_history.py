@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.messages import BaseMessage
 
-from bitemporal_core import MemoryStore
+from bitemporal_core import MemoryStore, Turn
 
-from ._common import message_text, new_message_id, role_of, to_langchain
+from ._common import message_text, role_of, to_langchain
 
 __all__ = ["BitemporalChatMessageHistory"]
 
@@ -60,18 +59,16 @@ class BitemporalChatMessageHistory(BaseChatMessageHistory):
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
         """Store messages in order; the user's also become facts."""
         for message in messages:
-            call = self._call(message)
-            if call is not None:
-                name, text, options = call
-                getattr(self.store, name)(text, **options)
+            turn = self._turn(message)
+            if turn is not None:
+                self.store.add_turn(turn, namespace=self.namespace)
 
     async def aadd_messages(self, messages: Sequence[BaseMessage]) -> None:
         """Async twin of `add_messages`."""
         for message in messages:
-            call = self._call(message)
-            if call is not None:
-                name, text, options = call
-                await getattr(self.store, "a" + name)(text, **options)
+            turn = self._turn(message)
+            if turn is not None:
+                await self.store.aadd_turn(turn, namespace=self.namespace)
 
     def clear(self) -> None:
         """Delete this session's messages (facts extracted from them stay; `store.forget`
@@ -82,21 +79,20 @@ class BitemporalChatMessageHistory(BaseChatMessageHistory):
         """Async twin of `clear`."""
         await self.store.adelete_messages(self.namespace, session=self.session_id)
 
-    def _call(self, message: BaseMessage) -> tuple[str, str, dict[str, Any]] | None:
-        """The store method, text and options that keep `message`; None if it has no text.
-
-        `remember` stores the message itself under its id (the facts' source), so a message
-        that becomes facts is written once, in one transaction.
-        """
+    def _turn(self, message: BaseMessage) -> Turn | None:
+        """The turn that keeps `message` (remembered as facts if its role feeds the memory);
+        None if it has no text."""
         text = message_text(message)
         if not text:
             return None
         role = role_of(message)
-        options: dict[str, Any] = {"namespace": self.namespace, "session": self.session_id}
-        msg_id = message.id or new_message_id()
-        if role in self.fact_roles:
-            return "remember", text, {**options, "speaker": role, "source": msg_id}
-        return "add_message", text, {**options, "role": role, "id": msg_id}
+        return Turn(
+            text=text,
+            role=role,
+            id=message.id,
+            session=self.session_id,
+            remember=role in self.fact_roles,
+        )
 
     def __repr__(self) -> str:
         return (

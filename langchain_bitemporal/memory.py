@@ -8,9 +8,9 @@ from langchain_classic.base_memory import BaseMemory
 from langchain_classic.memory.utils import get_prompt_input_key
 from langchain_core.messages import BaseMessage, SystemMessage, get_buffer_string
 
-from bitemporal_core import Basis, MemoryStore, Message, render_context
+from bitemporal_core import Basis, MemoryStore, Message, Turn, render_context
 
-from ._common import message_text, new_message_id, to_langchain
+from ._common import message_text, to_langchain
 
 __all__ = ["BitemporalMemory"]
 
@@ -121,33 +121,25 @@ class BitemporalMemory(BaseMemory):
     # --- save -----------------------------------------------------------------------------
     def save_context(self, inputs: dict[str, Any], outputs: dict[str, str]) -> None:
         """Store the input (as facts) and then the output, each at its own time."""
-        for name, text, options in self._writes(inputs, outputs):
-            getattr(self.store, name)(text, **options)
+        for turn in self._turns(inputs, outputs):
+            self.store.add_turn(turn, namespace=self.namespace)
 
     async def asave_context(self, inputs: dict[str, Any], outputs: dict[str, str]) -> None:
         """Async twin of `save_context`."""
-        for name, text, options in self._writes(inputs, outputs):
-            await getattr(self.store, "a" + name)(text, **options)
+        for turn in self._turns(inputs, outputs):
+            await self.store.aadd_turn(turn, namespace=self.namespace)
 
-    def _writes(
-        self, inputs: dict[str, Any], outputs: dict[str, Any]
-    ) -> list[tuple[str, str, dict[str, Any]]]:
-        """The store calls of one turn: (method, text, options), input first."""
+    def _turns(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> list[Turn]:
+        """The turns of one exchange, input first (remembered as facts), then the output."""
         sides = [
             ("user", self._query(inputs), True),
             ("assistant", _as_text(outputs[self._output_key(outputs)]), self.remember_outputs),
         ]
-        calls = []
-        for role, text, as_facts in sides:
-            if not text:
-                continue
-            options: dict[str, Any] = {"namespace": self.namespace, "session": self.session}
-            msg_id = new_message_id()
-            if as_facts:
-                calls.append(("remember", text, {**options, "speaker": role, "source": msg_id}))
-            else:
-                calls.append(("add_message", text, {**options, "role": role, "id": msg_id}))
-        return calls
+        return [
+            Turn(text=text, role=role, session=self.session, remember=as_facts)
+            for role, text, as_facts in sides
+            if text
+        ]
 
     def _output_key(self, outputs: dict[str, Any]) -> str:
         if self.output_key is not None:

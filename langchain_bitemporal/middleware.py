@@ -10,14 +10,13 @@ from langchain.agents.middleware.types import ExtendedModelResponse
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.config import get_config
 
-from bitemporal_core import Basis, MemoryStore
+from bitemporal_core import Basis, MemoryStore, Turn
 
-from ._common import Scope, message_text, new_message_id, resolve_scope
+from ._common import Scope, message_text, resolve_scope
 
 __all__ = ["BitemporalMemoryMiddleware"]
 
 _Result = ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]
-_Write = tuple[str, str, dict[str, Any]]
 
 
 class BitemporalMemoryMiddleware(AgentMiddleware):
@@ -90,8 +89,8 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         scope = self.scope(request)
         block = self.store.context(message_text(human), **self._recall_options(scope))
         response = handler(_inject(request, block))
-        for name, text, options in self._writes(scope, request.messages, human, response):
-            getattr(self.store, name)(text, **options)
+        for turn in self._turns(scope, request.messages, human, response):
+            self.store.add_turn(turn, namespace=scope.namespace)
         return response
 
     async def awrap_model_call(
@@ -106,8 +105,8 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         scope = self.scope(request)
         block = await self.store.acontext(message_text(human), **self._recall_options(scope))
         response = await handler(_inject(request, block))
-        for name, text, options in self._writes(scope, request.messages, human, response):
-            await getattr(self.store, "a" + name)(text, **options)
+        for turn in self._turns(scope, request.messages, human, response):
+            await self.store.aadd_turn(turn, namespace=scope.namespace)
         return response
 
     # --- scope and writes -----------------------------------------------------------------
@@ -130,31 +129,32 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
             "mode": self.mode,
         }
 
-    def _writes(
+    def _turns(
         self,
         scope: Scope,
         messages: Sequence[AnyMessage],
         human: HumanMessage,
         response: _Result,
-    ) -> list[_Write]:
-        """The store calls for the new turn: (method, text, options), in order."""
-        base: dict[str, Any] = {"namespace": scope.namespace, "session": scope.session}
-        writes: list[_Write] = []
+    ) -> list[Turn]:
+        """The turns to store after a model call, in order: the user message if this call is
+        its first, then the replies (if kept)."""
+        turns: list[Turn] = []
         if _is_new_turn(messages, human):
-            source = human.id or new_message_id()
-            writes.append(
-                ("remember", message_text(human), {**base, "speaker": "user", "source": source})
-            )
+            text = message_text(human)
+            turns.append(Turn(text=text, role="user", id=human.id, session=scope.session))
         if not self.store_replies:
-            return writes
+            return turns
         for reply in _replies(response):
-            text, msg_id = message_text(reply), reply.id or new_message_id()
-            if text and self.remember_replies:
-                options = {**base, "speaker": "assistant", "source": msg_id}
-                writes.append(("remember", text, options))
-            elif text:
-                writes.append(("add_message", text, {**base, "role": "assistant", "id": msg_id}))
-        return writes
+            if text := message_text(reply):
+                turn = Turn(
+                    text=text,
+                    role="assistant",
+                    id=reply.id,
+                    session=scope.session,
+                    remember=self.remember_replies,
+                )
+                turns.append(turn)
+        return turns
 
 
 def _last_human(messages: Sequence[BaseMessage]) -> HumanMessage | None:

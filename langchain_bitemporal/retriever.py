@@ -13,9 +13,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-from bitemporal_core import Basis, Hit, MemoryStore
+from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
-from ._common import fact_metadata, parse_time
+from ._common import parse_time
 
 __all__ = ["BitemporalRetriever"]
 
@@ -64,8 +64,9 @@ class BitemporalRetriever(BaseRetriever):
     ) -> list[Document]:
         if not query.strip():
             return []
-        hits = self.store.recall(query, **self._options(k, valid_at, known_at, basis))
-        return [_document(h) for h in hits]
+        options = self._options(k, valid_at, known_at, basis)
+        hits = self.store.recall(query, **options)
+        return [_document(h, options["basis"]) for h in hits]
 
     async def _aget_relevant_documents(
         self,
@@ -79,8 +80,9 @@ class BitemporalRetriever(BaseRetriever):
     ) -> list[Document]:
         if not query.strip():
             return []
-        hits = await self.store.arecall(query, **self._options(k, valid_at, known_at, basis))
-        return [_document(h) for h in hits]
+        options = self._options(k, valid_at, known_at, basis)
+        hits = await self.store.arecall(query, **options)
+        return [_document(h, options["basis"]) for h in hits]
 
     def _options(
         self,
@@ -98,18 +100,14 @@ class BitemporalRetriever(BaseRetriever):
             )
         return {
             "namespace": self.namespace,
-            "basis": chosen,
+            "basis": chosen.resolved(),
             "k": self.k if k is None else k,
             "mode": self.mode,
         }
 
 
-def _document(hit: Hit) -> Document:
-    metadata = fact_metadata(hit.fact)
-    metadata.update(
-        score=hit.score,
-        concepts=list(hit.concepts),
-        matched_by=list(hit.sources),
-        essential=hit.essential,
+def _document(hit: Hit, basis: Basis) -> Document:
+    """A recalled fact version as a Document, with the metadata every adapter shows."""
+    return Document(
+        page_content=hit.fact.text, id=hit.fact.id, metadata=hit_metadata(hit, basis=basis)
     )
-    return Document(page_content=hit.fact.text, id=hit.fact.id, metadata=metadata)

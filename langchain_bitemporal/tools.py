@@ -14,8 +14,15 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.runtime import get_runtime
 from pydantic import BaseModel, Field
 
-from bitemporal_core import Basis, BitemporalError, Fact, Lineage, MemoryStore, NotFound
-from bitemporal_core.prompt import format_line
+from bitemporal_core import (
+    Basis,
+    BitemporalError,
+    Fact,
+    Lineage,
+    MemoryStore,
+    NotFound,
+    format_line,
+)
 
 from ._common import Scope, parse_time, resolve_scope
 

@@ -1,4 +1,5 @@
-"""LlamaIndex adapters over the bitemporal core (DESIGN §7); thin, no storage logic.
+"""LlamaIndex adapters over the bitemporal core (docs/design.md, "Adapters"): thin, no storage
+logic.
 
 - `BitemporalChatStore`: a `BaseChatStore` (one session of a namespace per key).
 - `BitemporalMemoryBlock`: a `BaseMemoryBlock` for `llama_index.core.memory.Memory`.

@@ -10,8 +10,7 @@ from datetime import UTC, datetime
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from bitemporal_core import Basis, MemoryStore, Message
-from bitemporal_core.tokens import TokenCounter
+from bitemporal_core import Basis, MemoryStore, Message, TokenCounter, Turn
 
 __all__ = [
     "JSON_ID_PREFIX",
@@ -66,11 +65,18 @@ def from_record(record: Message) -> ChatMessage:
     return ChatMessage(role=role, content=record.text)
 
 
-def _remembers(message: ChatMessage, roles: Sequence[str]) -> str | None:
-    """The text to remember as facts, if the message's role is one that feeds the memory."""
-    if MessageRole(message.role).value not in roles:
-        return None
-    return message_text(message) or None
+def to_turn(message: ChatMessage, session: str, remember_roles: Sequence[str]) -> Turn:
+    """The turn that keeps `message`: its text as facts if its role feeds the memory, and the
+    message itself, serialised under a marked id unless it is plain text."""
+    role = MessageRole(message.role).value
+    text = message_text(message)
+    remember = role in remember_roles and bool(text)
+    if _is_plain(message):
+        return Turn(text=text, role=role, session=session, remember=remember)
+    body, _, msg_id = _record(message)
+    return Turn(
+        text=text or body, role=role, id=msg_id, session=session, remember=remember, message=body
+    )
 
 
 def store_message(
@@ -83,15 +89,7 @@ def store_message(
 ) -> None:
     """Store one chat message; messages of `remember_roles` also become facts (with the
     message kept as their provenance)."""
-    text = _remembers(message, remember_roles)
-    if text is not None and _is_plain(message):
-        role = MessageRole(message.role).value
-        store.remember(text, namespace=namespace, session=session, speaker=role)
-        return
-    body, role, msg_id = _record(message)
-    stored = store.add_message(body, namespace=namespace, session=session, role=role, id=msg_id)
-    if text is not None:
-        store.remember(text, namespace=namespace, session=session, speaker=role, source=stored.id)
+    store.add_turn(to_turn(message, session, remember_roles), namespace=namespace)
 
 
 async def astore_message(
@@ -103,19 +101,7 @@ async def astore_message(
     remember_roles: Sequence[str] = (),
 ) -> None:
     """Async twin of `store_message` (the store's async twins, off the event loop)."""
-    text = _remembers(message, remember_roles)
-    if text is not None and _is_plain(message):
-        role = MessageRole(message.role).value
-        await store.aremember(text, namespace=namespace, session=session, speaker=role)
-        return
-    body, role, msg_id = _record(message)
-    stored = await store.aadd_message(
-        body, namespace=namespace, session=session, role=role, id=msg_id
-    )
-    if text is not None:
-        await store.aremember(
-            text, namespace=namespace, session=session, speaker=role, source=stored.id
-        )
+    await store.aadd_turn(to_turn(message, session, remember_roles), namespace=namespace)
 
 
 def query_text(messages: Sequence[ChatMessage] | None, window: int = 1) -> str:

@@ -10,8 +10,7 @@ from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.memory.types import BaseMemory
 from llama_index.core.utils import get_tokenizer
 
-from bitemporal_core import Basis, Hit, MemoryStore, Message, render_context
-from bitemporal_core.tokens import TokenCounter
+from bitemporal_core import Basis, Hit, MemoryStore, Message, TokenCounter, render_context
 
 from ._convert import (
     acounter,

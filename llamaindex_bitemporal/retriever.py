@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
-from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 
-from bitemporal_core import Basis, Hit, MemoryStore
-from bitemporal_core.prompt import format_line
+from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
 from ._convert import resolve_basis
 
@@ -24,45 +22,10 @@ _CALL_BASIS: ContextVar[tuple[int, Basis] | None] = ContextVar(
 _LLM_KEYS = frozenset({"validity"})
 
 
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
-
-
-def _validity(hit: Hit, valid_at: datetime | None) -> str:
-    """The validity label of a recalled fact, as in the core prompt block ("since 2023-10-27",
-    "2023-10-26 -> 2023-10-27 (no longer true)")."""
-    fact = hit.fact
-    past = valid_at is not None and fact.valid_to is not None and fact.valid_to <= valid_at
-    line = format_line(fact, past=past)  # "- [period] text[ (no longer true)] (said ...)"
-    period = line[3 : line.index("] ")]
-    return period + (" (no longer true)" if past else "")
-
-
 def _to_node(hit: Hit, basis: Basis) -> NodeWithScore:
-    """A recalled fact version as a `NodeWithScore` with validity and provenance metadata."""
+    """A recalled fact version as a `NodeWithScore` with the metadata every adapter shows."""
     fact = hit.fact
-    metadata: dict[str, Any] = {
-        "validity": _validity(hit, basis.valid_at),
-        "fact_id": fact.id,
-        "version_id": fact.version_id,
-        "version": fact.version,
-        "namespace": fact.namespace,
-        "valid_from": _iso(fact.valid_from),
-        "valid_to": _iso(fact.valid_to),
-        "recorded_at": _iso(fact.recorded_at),
-        "superseded_at": _iso(fact.superseded_at),
-        "said_at": _iso(fact.said_at),
-        "speaker": fact.speaker,
-        "session": fact.session,
-        "source": fact.source,
-        "kind": fact.kind,
-        "supersedes": fact.supersedes,
-        "concepts": list(hit.concepts),
-        "found_by": list(hit.sources),
-        "essential": hit.essential,
-        "basis_valid_at": _iso(basis.valid_at),
-        "basis_known_at": _iso(basis.known_at),
-    }
+    metadata = hit_metadata(hit, basis=basis)
     node = TextNode(
         id_=fact.version_id,
         text=fact.text,
