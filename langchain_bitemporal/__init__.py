@@ -5,6 +5,7 @@
 - `BitemporalRetriever`: memories valid at a basis, as Documents.
 - `BitemporalMemoryMiddleware`: memory for `langchain.agents.create_agent`.
 - `create_memory_tools`: recall / remember / supersede / correct / retract / history tools.
+- `BitemporalStore`: a LangGraph `BaseStore` (long-term memory of `create_agent(store=...)`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from .chat_history import BitemporalChatMessageHistory
 from .memory import BitemporalMemory
 from .middleware import BitemporalMemoryMiddleware
 from .retriever import BitemporalRetriever
+from .store import BitemporalStore, ReadOnlyStoreError
 from .tools import TOOL_NAMES, create_memory_tools
 
 __all__ = [
@@ -21,5 +23,7 @@ __all__ = [
     "BitemporalMemory",
     "BitemporalMemoryMiddleware",
     "BitemporalRetriever",
+    "BitemporalStore",
+    "ReadOnlyStoreError",
     "create_memory_tools",
 ]
