@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from . import mcp_server
 from ._time import parse_time
 from .errors import BitemporalError, InvalidInput
 from .model import Basis, Fact
@@ -59,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("file", type=Path)
     e = sub.add_parser("export", help="export every fact version as JSONL")
     e.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    mcp_server.add_parser(sub)
     return p
 
 
@@ -200,6 +202,7 @@ COMMANDS = {
     "forget": _forget,
     "import": _import_command,
     "export": _export,
+    "mcp": mcp_server.command,
 }
 
 
