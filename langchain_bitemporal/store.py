@@ -37,8 +37,10 @@ How items map onto the memory:
   None, as LangGraph's `InMemoryStore` appends the items it cannot score (`index=False` puts are
   never ranked).
 - **Batches** behave as `InMemoryStore`'s: every read sees the store as it was before the batch,
-  then the puts are applied, the last put of a key winning. `abatch` runs the same plan on the
-  store's async twins, so the event loop never blocks.
+  then the puts are applied, the last put of a key winning. Every operation is checked first (a
+  bad one writes nothing); the puts are then separate writes, so an engine failure midway leaves
+  the earlier puts written. `abatch` runs the same plan on the store's async twins, so the event
+  loop never blocks.
 
 Why records in raw messages, and facts before records: a fact cannot hold a dict, and the core has
 no lookup of facts by source, while a session's latest message is one indexed read. A put writes
@@ -106,6 +108,7 @@ __all__ = ["BitemporalStore", "ReadOnlyStoreError"]
 _CHAIN = 16  # supersession links followed to find a key's fact still believed
 _SLACK = 8  # recall hits asked for beyond those needed (facts no record names)
 _RETRIES = 3  # supersede attempts when another writer closes the fact first
+_MAX_NAMESPACE = 256  # characters in a memory namespace (the core's limit)
 
 
 class ReadOnlyStoreError(BitemporalError):
@@ -312,7 +315,12 @@ class BitemporalStore(BaseStore):
                 "store (the one as_of was called on)"
             )
         namespace = tuple(op.namespace)
-        self.memory_namespace(namespace)
+        encoded = self.memory_namespace(namespace)
+        if len(encoded) > _MAX_NAMESPACE:  # refused here, so no put of the batch is written
+            raise InvalidInput(
+                f"namespace {namespace!r} is too long once encoded ({len(encoded)} characters; "
+                f"the memory's limit is {_MAX_NAMESPACE})"
+            )
         key = self._key(op.key)
         if op.value is None:
             return _Put(namespace=namespace, key=key, value=None, text="", indexed=False)

@@ -394,7 +394,10 @@ def test_values_and_keys_round_trip_exactly(kv: BitemporalStore) -> None:
         kv.batch([GetOp(("v",), 3)])  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="unknown store operation"):
         kv.batch(["get"])  # type: ignore[list-item]
+    with pytest.raises(InvalidInput, match="too long once encoded"):
+        kv.batch([PutOp(("v",), "first", {"a": 1}), PutOp(("é" * 300,), "k", {"a": 1})])
     assert kv.get(("v",), "bad") is None and kv.get(("v",), "huge") is None
+    assert kv.get(("v",), "first") is None  # the batch was refused whole
 
 
 def test_index_and_fields_choose_what_is_ranked(kv: BitemporalStore) -> None:
