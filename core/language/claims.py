@@ -1,0 +1,49 @@
+"""Claims: what a memory-worthy statement says about someone, structured (docs/design.md,
+"Memory formation").
+
+A claim names its subject (the speaker, a named person, a relative, or a pronoun to resolve),
+a slot from the slot table (`data/slots.json`: where one lives, works, their diet, car, ...),
+the value, its polarity (negated or stopped: it ends the current value), and whether the slot
+holds one value or many. English phrasings are matched on word stems over the sentence's
+tokens, Chinese ones on the text. Everything here is offline and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from bitemporal_core.language.claims_en import claims_en
+from bitemporal_core.language.claims_typed import about_claim, typed_claims
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.extract import Token, content_terms
+from bitemporal_core.language.people import mentioned
+from bitemporal_core.language.slots import ClaimDraft, slot_table
+
+__all__ = ["ClaimDraft", "claims_of", "mentioned", "slot_table", "slot_words"]
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+    """The claims one statement makes, in clause order (the later clause wins where two
+    fill the same slot): the slot table's phrasings, then values known by their shape or
+    role, else one claim about what the statement names."""
+    if _CJK.search(text):
+        return claims_zh(text)
+    found = claims_en(tokens)
+    found += typed_claims(tokens, found)
+    return found or about_claim(tokens)
+
+
+def slot_words(slots: Iterable[str]) -> list[str]:
+    """The keyword terms that stand for these slots in questions ("live", "home" for where
+    one lives), as stems: added to a fact's terms so that recall finds it in other words."""
+    table = slot_table()["slots"]
+    out: list[str] = []
+    for slot in slots:
+        for word in table.get(slot.split(":", 1)[0], {}).get("query_words", ()):
+            for term in content_terms(word):
+                if term not in out:
+                    out.append(term)
+    return out

@@ -1,0 +1,420 @@
+"""English claims: the slot table's phrasings matched on the word stems of each clause."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import cache, lru_cache
+
+import attrs
+
+from bitemporal_core.language.extract import Token
+from bitemporal_core.language.extract.terms import stem
+from bitemporal_core.language.people import subject_of
+from bitemporal_core.language.slots import ANY, ClaimDraft, slot_table
+
+__all__ = ["claims_en", "has_cue", "keys_of", "negated", "norm", "value_at", "value_before"]
+
+_CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "not", "'d": "would"}
+_CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
+_VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
+_SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
+_CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
+_STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
+_KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
+_MAX_VALUE = 6
+_GAPS = {"*": (1,), "**": (1, 2, 3, 0), "{v}": (1, 2, 3, 4)}
+
+
+def _norm(word: str) -> str:
+    low = word.lower().replace("’", "'")
+    return _CONTRACTIONS.get(low, low)
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    low = _norm(word)
+    return stem(low) or low
+
+
+@attrs.frozen
+class _Item:
+    """One element of a phrasing: a word (its stem, and a required tag if any), a gap
+    ("*": one word, "**": up to three), the value ("{v}") or a named subject ("{s}")."""
+
+    kind: str  # "word", "*", "**", "{v}", "{s}"
+    stem: str = ""
+    pos: str | None = None
+
+
+@attrs.frozen
+class _Pattern:
+    slot: str
+    items: tuple[_Item, ...]
+    value: str | None  # a fixed value
+    positive: bool
+    speaker: bool  # "@speaker": the claim is about the speaker whoever is named
+    source: str
+    before: bool = False  # "{v} is off": the value is the noun phrase before the words
+    adds: bool = False  # "bought a car": one more value unless the clause says it replaces
+
+    @property
+    def weight(self) -> int:
+        """How specific the phrasing is: its words (and the value it needs before them)."""
+        return sum(i.kind == "word" for i in self.items) + self.before
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """The stems a clause must hold for the phrasing to match it."""
+        return frozenset(i.stem for i in self.items if i.kind == "word")
+
+
+def _item(word: str) -> _Item:
+    if word in ("*", "**", "{v}", "{s}"):
+        return _Item(word)
+    text, _, pos = word.partition("/")
+    return _Item("word", _stem(text), pos or None)
+
+
+@cache
+def _patterns() -> tuple[_Pattern, ...]:
+    out: list[_Pattern] = []
+    for slot, spec in slot_table()["slots"].items():
+        for group, positive in (("claim", True), ("end", False), ("adds", True)):
+            for phrase in spec["en"].get(group, ()):
+                words, _, fixed = phrase.partition("=>")
+                speaker = "@speaker" in phrase
+                words, fixed = words.replace("@speaker", ""), fixed.replace("@speaker", "")
+                split = _split(words.strip())
+                before = split[0] == "{v}" and len(split) > 1
+                items = tuple(_item(w) for w in split[before:])
+                value = fixed.strip() or None
+                out.append(
+                    _Pattern(
+                        slot,
+                        items,
+                        value,
+                        positive,
+                        speaker,
+                        phrase.strip(),
+                        before,
+                        group == "adds",
+                    )
+                )
+    return tuple(sorted(out, key=lambda p: -p.weight))
+
+
+@cache
+def _indexed() -> tuple[tuple[_Pattern, frozenset[str]], ...]:
+    return tuple((p, p.needs) for p in _patterns())
+
+
+def _split(phrase: str) -> list[str]:
+    """A phrasing's words, split as the taggers split them ("i'm" -> i 'm, "go-to" -> go to)."""
+    out: list[str] = []
+    for word in phrase.replace("-", " ").split():
+        m = re.fullmatch(r"(.+?)('m|'re|'s|'ve|n't|'d|'ll)(/\w+)?", word)
+        out.extend([m.group(1) + (m.group(3) or ""), m.group(2)] if m else [word])
+    return out
+
+
+@attrs.frozen
+class _Found:
+    pattern: _Pattern
+    start: int
+    end: int
+    value_at: int  # -1: right after the match
+    subject_at: int  # -1: none named
+
+
+def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int) -> _Found | None:
+    """Match a phrasing at `start` over (lowercase text, stem, tag) words."""
+    items = pattern.items
+    marks = {"{v}": -1, "{s}": -1}
+    exceptions = set(slot_table()["cues"]["en"]["stem_exceptions"])
+
+    def word_ok(item: _Item, j: int) -> bool:
+        text, stemmed, pos = words[j]
+        if item.pos is not None and pos != item.pos:
+            return False
+        return stemmed == item.stem and (text not in exceptions or text == item.stem)
+
+    def walk(i: int, j: int) -> int | None:
+        if i == len(items):
+            return j
+        item = items[i]
+        if item.kind == "{s}":
+            marks["{s}"] = j
+            return walk(i + 1, j + 1) if j < len(words) else None
+        if item.kind == "{v}" and i == len(items) - 1:
+            marks["{v}"] = j
+            return j
+        if item.kind in ("*", "**", "{v}"):
+            if item.kind == "{v}":
+                marks["{v}"] = j
+            gaps = (
+                (1,) if item.kind == "*" else (1, 2, 3, 4) if item.kind == "{v}" else (1, 2, 3, 0)
+            )
+            for gap in gaps:
+                if j + gap <= len(words):
+                    found = walk(i + 1, j + gap)
+                    if found is not None:
+                        return found
+            return None
+        if j < len(words) and word_ok(item, j):
+            return walk(i + 1, j + 1)
+        return None
+
+    end = walk(0, start)
+    if end is None:
+        return None
+    return _Found(pattern, start, end, marks["{v}"], marks["{s}"])
+
+
+def _clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
+    """The clauses of a sentence (hyphens dropped): split where a break word (a comma,
+    "so", "but", ...) is followed by a new subject (a pronoun or a name)."""
+    current: list[Token] = []
+    subjects = {
+        "i",
+        "we",
+        "he",
+        "she",
+        "they",
+        "you",
+        "it",
+        "everything",
+        "dad",
+        "mum",
+        "my",
+        "our",
+    }
+    kept = [t for t in tokens if t.text not in ("-", "–")]
+    for i, tok in enumerate(kept):
+        low = tok.text.lower()
+        nxt = kept[i + 1] if i + 1 < len(kept) else None
+        prev = current[-1] if current else None
+        named = (
+            nxt is not None
+            and nxt.pos == "PROPN"
+            and not (prev and prev.pos in ("PROPN", "NOUN"))
+            and _verb_after_name(kept, i + 1)
+        )
+        starts = nxt is not None and (nxt.text.lower() in subjects or named)
+        if low in _CLAUSE_BREAK and current and (starts or low in {";", "—"}):
+            yield current
+            current = []
+            continue
+        current.append(tok)
+    if current:
+        yield current
+
+
+def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
+    """The name starting at `i` is followed by a verb (it starts a clause of its own)."""
+    while i < len(tokens) and tokens[i].pos == "PROPN":
+        i += 1
+    return i < len(tokens) and tokens[i].pos in ("VERB", "AUX", "PART", "ADV")
+
+
+def claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+    """The claims the slot table's phrasings find in an English statement, in clause order
+    (within a clause, by position)."""
+    out = []
+    for clause in _clauses(tokens):
+        out.extend(_clause_claims(clause))
+    return tuple(out)
+
+
+def norm(word: str) -> str:
+    """A word lowercased with its contraction spelled out ("n't" -> "not")."""
+    return _norm(word)
+
+
+def has_cue(cue_group: str, tokens: Sequence[Token]) -> bool:
+    """Whether the words hold one of a cue group's phrases (`cues.en` of the slot table)."""
+    return _has(cue_group, " ".join(_norm(t.text) for t in tokens))
+
+
+def _has(cue_group: str, words: str) -> bool:
+    cues = slot_table()["cues"]["en"][cue_group]
+    padded = " " + words + " "
+    return any(" " + c + " " in padded or (c.startswith("'") and c in padded) for c in cues)
+
+
+def negated(clause: Sequence[Token], start: int, end: int) -> bool:
+    """A negation that bears on the words `start:end`: one of the four words before them or
+    inside them ("I'm not at Google", "no food allergies"), or a cessation word after them
+    ("... anymore"); a lone "No," answering the other person does not count."""
+    words = [_norm(t.text) for t in clause]
+    for i in range(max(0, start - 4), end):
+        if words[i] in ("not", "never", "nor") or (words[i] == "no" and _word_after(clause, i)):
+            return True
+        if words[i] == "no" and i + 1 < len(words) and words[i + 1] in ("longer", "more"):
+            return True
+    after = " ".join(words[start:])
+    return any(c in " " + after + " " for c in (" anymore ", " any more ", " any longer "))
+
+
+def _word_after(clause: Sequence[Token], i: int) -> bool:
+    return i + 1 < len(clause) and clause[i + 1].pos != "PUNCT"
+
+
+def _found(clause: Sequence[Token]) -> list[_Found]:
+    """The phrasings a clause matches whose value is there: the longest first (of one
+    phrasing, its shortest match), none overlapping, in clause order."""
+    words = [(_norm(t.text), _stem(t.text), t.pos) for t in clause]
+    present = {w[1] for w in words}
+    taken: list[_Found] = []
+    for pattern, needs in _indexed():
+        if not needs <= present:
+            continue
+        matches = [m for s in range(len(words)) if (m := _match(pattern, words, s)) is not None]
+        matches = [m for m in matches if pattern.value or _fits(pattern, _value_of(clause, m))]
+        for found in sorted(matches, key=lambda m: (m.end - m.start, m.start)):
+            rivals = [f for f in taken if (f.pattern.slot == ANY) == (pattern.slot == ANY)]
+            if all(found.end <= f.start or found.start >= f.end for f in rivals):
+                taken.append(found)
+    return sorted(taken, key=lambda f: f.start)
+
+
+def _value_of(clause: Sequence[Token], found: _Found) -> str:
+    """The value a match names: the noun phrase before it ("{v} is off"), where its `{v}` is,
+    else right after it (dropped when it is no value of the slot: "I quit smoking last month"
+    names none)."""
+    if found.pattern.before:
+        return value_before(clause, found.start)
+    value = value_at(clause, found.value_at if found.value_at >= 0 else found.end)
+    explicit = any(i.kind == "{v}" for i in found.pattern.items) or found.pattern.before
+    return value if explicit or _fits(found.pattern, value) else ""
+
+
+def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
+    out = []
+    words = " ".join(_norm(t.text) for t in clause)
+    for found in _found(clause):
+        pattern, start, end = found.pattern, found.start, found.end
+        spec = slot_table()["slots"][pattern.slot]
+        value = pattern.value or _value_of(clause, found)
+        upto = " ".join(_norm(t.text) for t in clause[:end])
+        is_negated = pattern.positive and negated(clause, start, end)
+        if pattern.speaker:
+            kind, subject = "speaker", ""
+        elif 0 <= found.subject_at < len(clause):
+            kind, subject = "person", clause[found.subject_at].text.lower()
+        else:
+            kind, subject = subject_of(clause, _start_of(clause, found))
+        slot = pattern.slot
+        if spec.get("key_by") == "object":
+            slot += ":" + _object(clause, start, end)
+        past = _has("past_state", upto) or (
+            clause[start].text.lower() in _STATE_PAST and not _has("present", words)
+        )
+        out.append(
+            ClaimDraft(
+                subject_kind=kind,
+                subject=subject,
+                slot=slot,
+                value=value,
+                keys=keys_of(value),
+                positive=pattern.positive and not is_negated,
+                single=spec["cardinality"] == "one",
+                replacing=_has("replacing", words)
+                or not pattern.positive
+                or is_negated
+                or bool(spec.get("replacing")),
+                additive=_has("additive", words) or (pattern.adds and not _has("replacing", words)),
+                tentative=_has("hypothetical", upto),
+                past=past,
+                rule="slot:" + pattern.slot + " '" + pattern.source + "'",
+            )
+        )
+    return out
+
+
+def _start_of(clause: Sequence[Token], found: _Found) -> int:
+    """Where the subject search stops: before the value of "{v} is off", else the match."""
+    if not found.pattern.before:
+        return found.start
+    i = found.start
+    while i > 0 and clause[i - 1].pos not in ("PUNCT", "CCONJ", "SCONJ", "VERB", "AUX"):
+        i -= 1
+    return i
+
+
+def value_at(clause: Sequence[Token], at: int) -> str:
+    """The noun phrase starting at `at`: determiners, possessives and adverbs such as "now"
+    skipped, then names, nouns, numbers and adjectives (with "of" between two of them, and
+    "'s" inside a name: "King's College"), at most six words. A first word the tagger took
+    for a verb counts when no object follows it ("allergic to shellfish,")."""
+    i = at
+    skip = set(slot_table()["cues"]["en"]["value_skip"])
+    while i < len(clause) and (
+        (clause[i].pos in _SKIP_POS and clause[i].text not in "£$€")
+        or clause[i].text.lower() in skip
+    ):
+        i += 1
+    words: list[str] = []
+    while i < len(clause) and len(words) < _MAX_VALUE:
+        tok = clause[i]
+        nxt = clause[i + 1] if i + 1 < len(clause) else None
+        named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0
+        joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
+        later = nxt is not None and nxt.pos in _VALUE_POS
+        inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
+        mislabelled = not words and tok.pos == "VERB" and _bare(tok.text, nxt)
+        linked = (joint and bool(words) and later) or inside
+        if not (tok.pos in _VALUE_POS or named or mislabelled or linked):
+            break
+        words.append(tok.text)
+        i += 1
+    return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _bare(word: str, nxt: Token | None) -> bool:
+    """A word tagged as a verb that stands alone as a value: a gerund ("given up running")
+    or a noun the tagger mislabelled, with no object after it."""
+    if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM"):
+        return word.lower().endswith("ing")
+    return word.isalpha() and not word.lower().endswith("ed")
+
+
+def value_before(clause: Sequence[Token], end: int) -> str:
+    """The noun phrase that ends right before `end` ("The Lisbon trip" is off)."""
+    i = end
+    while i > 0 and (clause[i - 1].pos in _VALUE_POS or clause[i - 1].text[:1].isupper()):
+        if clause[i - 1].pos in ("PRON", "DET", "PUNCT"):
+            break
+        i -= 1
+    return " ".join(t.text for t in clause[i:end][-_MAX_VALUE:])
+
+
+def _fits(pattern: _Pattern, value: str) -> bool:
+    """A value the phrasing asks for must be there, and (outside dated slots) be more than
+    a time ("got moved to Tuesday" is no move)."""
+    explicit = any(i.kind == "{v}" for i in pattern.items) or pattern.before
+    if not value:
+        return not explicit
+    shape = slot_table()["slots"][pattern.slot].get("value_pattern")
+    if shape and not re.match(shape, value):
+        return False
+    if pattern.slot in slot_table()["timed_slots"]:
+        return True
+    times = set(slot_table()["cues"]["en"]["time_words"])
+    words = [w.lower() for w in re.findall(r"[\w']+", value)]
+    return not all(w in times for w in words)
+
+
+def keys_of(value: str) -> tuple[str, ...]:
+    """A value's word stems, to compare values ("the new Berlin office" -> berlin, offic)."""
+    keys = {_stem(w) for w in re.findall(r"[\w@.£$€-]+", value)}
+    return tuple(sorted(k for k in keys if k and k not in _KEY_STOP))
+
+
+def _object(clause: Sequence[Token], start: int, end: int) -> str:
+    """The thing a slot keyed by object is about: the first noun of the phrasing's span
+    after its first word ("favourite band is" -> "band")."""
+    for tok in clause[start + 1 : end]:
+        if tok.pos in ("NOUN", "PROPN"):
+            return _stem(tok.text)
+    return ""

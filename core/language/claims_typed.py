@@ -1,0 +1,184 @@
+"""English claims found without a phrasing: values known by their shape (an email address, a
+phone number), by a role ("my manager, Linda", "my boyfriend Sam"), by the words that end
+their names ("Oakfield Primary"); and, for a statement that fills no slot, one claim about
+what it names, so that a later "I've given up running" can end it.
+
+What marks each is data: a slot's `shape`, `roles` and `name_words` (`data/slots.json`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
+from bitemporal_core.language.extract import Token
+from bitemporal_core.language.people import is_name, name_at, subject_of
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
+
+__all__ = ["about_claim", "typed_claims"]
+
+_ABOUT_POS = frozenset({"NOUN", "PROPN"})
+_BEFORE_NAMED = frozenset({"at", "to", "in", "into", "attends", "attend", "attending", "joined"})
+
+
+def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[ClaimDraft, ...]:
+    """The shaped, role and named-kind claims of a statement, for the slots its phrasings
+    (`found`) did not fill."""
+    slots = {c.slot for c in found}
+    out: list[ClaimDraft] = []
+    for draft in (*_shaped(tokens), *_roles(tokens), *_named(tokens)):
+        key = (draft.subject_kind, draft.subject, draft.slot)
+        if draft.slot not in slots and all((c.subject_kind, c.subject, c.slot) != key for c in out):
+            out.append(draft)
+    return tuple(out)
+
+
+def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+    """One claim of the `about` slot for a statement no slot reads: its subject, the stems of
+    what it names (its nouns and names, and gerunds), never retiring anything itself unless
+    it says something stopped ("I don't play bass anymore")."""
+    generic = set(slot_table()["cues"]["en"]["unspecific"])
+    words = [
+        t.text
+        for t in tokens
+        if t.pos in _ABOUT_POS or (t.pos == "VERB" and t.text.lower().endswith("ing"))
+    ]
+    keys = tuple(k for k in keys_of(" ".join(words)) if k not in generic)
+    if not keys:
+        return ()
+    verb = next((i for i, t in enumerate(tokens) if t.pos in ("VERB", "AUX")), len(tokens))
+    kind, subject = subject_of(tokens, verb)
+    ceased = has_cue("cessation", tokens) and negated(tokens, 0, len(tokens))
+    return (
+        ClaimDraft(
+            subject_kind=kind,
+            subject=subject,
+            slot=ABOUT,
+            value="",
+            keys=keys,
+            positive=not ceased,
+            single=False,
+            replacing=ceased,
+            tentative=has_cue("hypothetical", tokens),
+            past=has_cue("past_state", tokens),
+            rule="about: what the statement names",
+        ),
+    )
+
+
+def _draft(
+    tokens: Sequence[Token], at: int, slot: str, value: str, subject: tuple[str, str], rule: str
+) -> ClaimDraft:
+    spec = slot_table()["slots"][slot]
+    before = tokens[:at]
+    is_negated = negated(tokens, at, min(at + 1, len(tokens)))
+    return ClaimDraft(
+        subject_kind=subject[0],
+        subject=subject[1],
+        slot=slot,
+        value=value,
+        keys=keys_of(value),
+        positive=not is_negated,
+        single=spec["cardinality"] == "one",
+        replacing=has_cue("replacing", tokens) or is_negated,
+        additive=has_cue("additive", tokens),
+        tentative=has_cue("hypothetical", before),
+        past=has_cue("past_state", before),
+        rule=rule,
+    )
+
+
+def _offsets(tokens: Sequence[Token]) -> tuple[str, list[int]]:
+    """The tokens joined by spaces, and where each starts in that text."""
+    starts, at = [], 0
+    for tok in tokens:
+        starts.append(at)
+        at += len(tok.text) + 1
+    return " ".join(t.text for t in tokens), starts
+
+
+def _shaped(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """Values recognised by their shape anywhere in the statement (a slot's `shape`)."""
+    text, starts = _offsets(tokens)
+    for slot, spec in slot_table()["slots"].items():
+        shape = spec.get("shape")
+        if not shape:
+            continue
+        for m in re.finditer(shape, text):
+            at = max(i for i, s in enumerate(starts) if s <= m.start())
+            value = re.sub(r"\s*-\s*", "-", m.group(0)).strip()
+            yield _draft(tokens, at, slot, value, _owner(tokens, at), f"shape:{slot}")
+
+
+def _owner(tokens: Sequence[Token], at: int) -> tuple[str, str]:
+    """Whose value stands at `at`: "Jake's number: ..." is Jake's; else the clause's subject."""
+    for i in range(at - 1, 0, -1):
+        if tokens[i].text == "'s" and is_name(tokens, i - 1):
+            j = i - 1
+            while j > 0 and is_name(tokens, j - 1):
+                j -= 1
+            found = name_at(tokens, j)
+            if found is not None:
+                return "person", found[0]
+    return subject_of(tokens, at)
+
+
+def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """ "my manager, Linda" / "Tom's boss Linda": the role's slot holds the name, for the
+    speaker (or the named owner); "my ex Sam", "my old boss" are past."""
+    roles = {
+        word: slot for slot, spec in slot_table()["slots"].items() for word in spec.get("roles", ())
+    }
+    possessive = set(slot_table()["subjects"]["en"]["speaker_possessive"])
+    for i, tok in enumerate(tokens):
+        low = norm(tok.text)
+        if low not in possessive and tok.text != "'s":
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].pos == "ADJ" and norm(tokens[j].text) not in roles:
+            j += 1
+        if j >= len(tokens) or norm(tokens[j].text) not in roles:
+            continue
+        slot = roles[norm(tokens[j].text)]
+        k = j + 1 + (j + 1 < len(tokens) and tokens[j + 1].text == ",")
+        found = name_at(tokens, k) if k < len(tokens) else None
+        if found is None:
+            continue
+        owner = ("speaker", "") if low in possessive else _owner(tokens, i + 1)
+        value = " ".join(t.text for t in tokens[k : found[1]] if t.text[:1].isupper())
+        draft = _draft(tokens, j, slot, value, owner, f"role:{slot} '{tokens[j].text}'")
+        if has_cue("past_state", tokens[i:j]):
+            draft = attrs.evolve(draft, past=True)
+        yield draft
+
+
+def _named(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """A name ending in one of a slot's `name_words` after "at", "to", "in" ("at Oakfield
+    Primary", "to the University of Leeds"): a value of that slot."""
+    for slot, spec in slot_table()["slots"].items():
+        marks = set(spec.get("name_words", ()))
+        if not marks:
+            continue
+        i = 0
+        while i < len(tokens):
+            j = i
+            while j < len(tokens) and (
+                is_name(tokens, j) or (j > i and tokens[j].text == "of") or tokens[j].pos == "PROPN"
+            ):
+                j += 1
+            run = [t.text for t in tokens[i:j]]
+            if j > i and {w.lower() for w in run} & marks and _placed(tokens, i):
+                value = " ".join(run).strip()
+                yield _draft(tokens, i, slot, value, subject_of(tokens, i), f"name:{slot}")
+            i = max(j, i + 1)
+
+
+def _placed(tokens: Sequence[Token], i: int) -> bool:
+    """The name follows "at", "to", "in" (a determiner between allowed)."""
+    j = i - 1
+    while j >= 0 and tokens[j].pos == "DET":
+        j -= 1
+    return j >= 0 and norm(tokens[j].text) in _BEFORE_NAMED

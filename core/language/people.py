@@ -1,0 +1,171 @@
+"""Who an English sentence names and who a clause is about: names (told apart from
+capitalised ordinary words even where the tagger mistakes a rare name), relatives ("my
+sister"), honorifics ("Mrs Patel"), possessives ("Jake's number"), and the speaker in
+"Sam and I". The word lists are the slot table's `subjects` (`data/slots.json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from bitemporal_core.language.extract import Token
+from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
+from bitemporal_core.language.slots import slot_table
+
+__all__ = ["is_name", "mentioned", "name_at", "subject_of"]
+
+_NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
+_NAME_TAGS = frozenset({"PROPN", "NOUN", "ADV", "ADJ", "VERB", "X", "INTJ"})
+_FOLLOWS_NAME = frozenset({"VERB", "AUX", "PART", "ADV", "PUNCT", "CCONJ"})
+_FIRST_NOT_NAME = frozenset({"NOUN", "VERB", "ADJ"})
+_NOT_BEFORE = frozenset({"DET", "ADJ", "NUM"})  # "the Lisbon trip", "an electric Kia Niro"
+
+
+@cache
+def _words(group: str) -> frozenset[str]:
+    return frozenset(slot_table()["subjects"]["en"][group])
+
+
+def _plain(word: str) -> bool:
+    """A word of the language rather than a name: a closed-class word, a common adverb, an
+    -ly adverb or one of the slot table's known capitalised non-names."""
+    low = word.lower()
+    return (
+        low in FUNCTION_WORDS
+        or low in ADVERBS
+        or low.endswith("ly")
+        or low in _words("not_names")
+        or low in _words("relations")
+    )
+
+
+def is_name(tokens: Sequence[Token], i: int) -> bool:
+    """Whether token `i` is (part of) a person's or a thing's proper name: tagged PROPN, or a
+    capitalised word the tagger mislabelled that is no ordinary word, inside the sentence or
+    first and followed by a verb ("Raj quit the hospital")."""
+    tok = tokens[i]
+    if not (tok.text[:1].isupper() and tok.text.replace("-", "").isalpha()):
+        return False
+    if tok.text.lower() in _words("relations"):
+        return False
+    if tok.text.lower() in _words("speaker") or _plain(tok.text):
+        return tok.pos == "PROPN" and tok.text.lower() not in _words("not_names")
+    if tok.pos == "PROPN":
+        return True
+    if tok.pos not in _NAME_TAGS or (tok.text.isupper() and len(tok.text) > 1):
+        return False
+    if i > 0 and tokens[i - 1].text not in ('"', "“", "(", ":"):
+        return tok.pos != "ADJ"  # "Italian food": a nationality, not a name
+    if tok.pos in _FIRST_NOT_NAME or tok.text.lower().endswith(("ed", "ing")):
+        return False  # "Work let me go remote", "Booked it!": ordinary first words
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return nxt is not None and (nxt.pos in _FOLLOWS_NAME or nxt.text.lower() in ("'s", "and"))
+
+
+def name_at(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
+    """The name starting at token `i` as an entity name and the index after it: honorifics
+    are skipped ("Mrs Patel" -> "patel"), a first and last name kept whole."""
+    honorifics = _words("honorifics")
+    j = i
+    while j < len(tokens) and tokens[j].text.lower().rstrip(".") in honorifics:
+        j += 1
+    start = j
+    while j < len(tokens) and is_name(tokens, j) and j - start < 3:
+        j += 1
+    if j == start:
+        return None
+    return " ".join(t.text.lower() for t in tokens[start:j]), j
+
+
+def mentioned(tokens: Sequence[Token]) -> list[str]:
+    """The people a sentence names (entity keys): its names, except those after a preposition
+    of place or organisation ("at Lidl", "in Berlin") or a determiner ("the Lisbon trip"), and
+    the speaker's relatives ("my dad")."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        prev = tokens[i - 1].text.lower() if i else ""
+        if prev in _words("speaker_possessive") and tokens[i].text.lower() in _words("relations"):
+            after = name_at(tokens, i + 1)
+            out.append("person:" + after[0] if after else "relation:" + tokens[i].text.lower())
+            i = after[1] if after else i + 1
+            continue
+        found = name_at(tokens, i)
+        if found is not None:
+            if prev not in _NOT_PEOPLE_AFTER and not (i and tokens[i - 1].pos in _NOT_BEFORE):
+                out.append("person:" + found[0])
+            i = found[1]
+            continue
+        i += 1
+    return out
+
+
+def subject_of(clause: Sequence[Token], start: int) -> tuple[str, str]:
+    """Who a clause is about, from the words before `start` (where the phrasing matched):
+    the speaker ("I", "we", "Sam and I"), a pronoun to resolve, "my sister" (a relation),
+    "my brother Tom" or "Tom" or "Jake's" (a person), else the speaker."""
+    head = list(clause[: max(start, 1)])
+    for i, tok in enumerate(head):
+        low = tok.text.lower()
+        nxt = clause[i + 1] if i + 1 < len(clause) else None
+        if low in _words("speaker"):
+            return "speaker", ""
+        if low in _words("third"):
+            return "pronoun", low
+        if low in _words("speaker_possessive") and nxt is not None:
+            rel = _relation(head, i + 1)
+            return rel if rel is not None else ("speaker", "")
+        if low in _words("relations"):
+            return "relation", low
+        owner = _possessor(clause, i)
+        if owner is not None:
+            return owner
+        if i and head[i - 1].pos in ("ADP", "VERB", "DET"):
+            continue
+        found = name_at(clause, i)
+        if found is not None and _acts(clause, found[1]):
+            if _with_speaker(clause, found[1]):
+                return "speaker", ""
+            return "person", found[0]
+    return "speaker", ""
+
+
+def _acts(tokens: Sequence[Token], end: int) -> bool:
+    """The name ending before `end` is a subject: a verb, "and", a comma or "'s" follows it
+    ("Kyoto for the first week of April" names no one)."""
+    nxt = tokens[end] if end < len(tokens) else None
+    return nxt is not None and (nxt.pos in _FOLLOWS_NAME or nxt.text in ("'s", "’s"))
+
+
+def _possessor(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
+    """ "the taxi firm's number", "Jake's email": whose thing it is when `i` is followed by a
+    possessive "'s" and a noun (not "Tom's moved", where "'s" is "has")."""
+    if i + 2 >= len(tokens) or tokens[i + 1].text not in ("'s", "’s"):
+        return None
+    if tokens[i + 2].pos not in ("NOUN", "ADJ") or tokens[i].pos not in ("NOUN", "PROPN"):
+        return None
+    low = tokens[i].text.lower()
+    if low in _words("relations"):
+        return "relation", low
+    return "person", low
+
+
+def _with_speaker(tokens: Sequence[Token], end: int) -> bool:
+    """ "Sam and I ...": the speaker is part of the subject."""
+    words = [t.text.lower() for t in tokens[end : end + 2]]
+    return words[:1] == ["and"] and words[1:] in (["i"], ["me"])
+
+
+def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
+    """ "my sister" -> relation; "my brother Tom", "my manager, Linda," -> the person
+    (adjectives skipped)."""
+    while i < len(tokens) and tokens[i].pos == "ADJ":
+        i += 1
+    if i >= len(tokens) or tokens[i].text.lower() not in _words("relations"):
+        return None
+    j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text == ",")
+    found = name_at(tokens, j) if j < len(tokens) else None
+    if found is not None:
+        return "person", found[0]
+    return "relation", tokens[i].text.lower()

@@ -1,0 +1,62 @@
+"""The slot table and the claim type shared by every language's claim reader."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import attrs
+
+__all__ = ["ABOUT", "ANY", "ClaimDraft", "slot_table"]
+
+ANY = "any"
+"""The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
+candidates are all the subject's current facts."""
+ABOUT = "about"
+"""The slot of a statement no other slot reads: it names things (its keys) so that a later
+claim ending one of them can retire it, and retires nothing itself unless it ends something."""
+
+
+@attrs.frozen(kw_only=True)
+class ClaimDraft:
+    """A claim as read from one clause, before its subject is resolved against the
+    conversation.
+
+    Attributes:
+        subject_kind: "speaker", "person" (a name), "relation" (my sister) or "pronoun".
+        subject: the name, relation word or pronoun (lowercase); "" for the speaker.
+        slot: the slot table's name (with its object for slots keyed by one, e.g.
+            "favourite:band").
+        value: the value as said ("Berlin"); a fixed value for phrasings that give one.
+        keys: the value's word stems, to compare values.
+        positive: False for a negated or stopped claim (it ends the current value).
+        single: the slot holds one value (a new one replaces).
+        replacing: the clause says it replaces ("instead", "now", "switched to").
+        additive: the clause says it adds ("also", "too", "another").
+        tentative: a question, wish or hypothetical: recorded, never applied.
+        past: a past state ("as a student", "used to"): recorded, never applied.
+        rule: which phrasing matched (for the reason of an update).
+    """
+
+    subject_kind: str
+    subject: str
+    slot: str
+    value: str
+    keys: tuple[str, ...]
+    positive: bool
+    single: bool
+    replacing: bool = False
+    additive: bool = False
+    tentative: bool = False
+    past: bool = False
+    rule: str = ""
+
+
+@cache
+def slot_table() -> dict[str, Any]:
+    """The slot table (`data/slots.json`)."""
+    text = resources.files("bitemporal_core.language").joinpath("data/slots.json")
+    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return data

@@ -1,0 +1,190 @@
+"""What becomes a memory: a statement is memory-worthy unless it is a question, a greeting,
+thanks, an acknowledgement or filler (the lexicons are data, `data/worthiness.json`).
+
+The rules read the sentence's words and their UPOS tags, so they work with every extractor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from bitemporal_core.language.extract import Token
+
+__all__ = ["CATEGORIES", "MEMORY", "category"]
+
+MEMORY = "memory"
+CATEGORIES: tuple[str, ...] = (
+    MEMORY,
+    "question",
+    "greeting",
+    "thanks",
+    "acknowledgement",
+    "filler",
+)
+"""What a statement is: a memory, or one of the kinds of talk kept only as a message."""
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "VERB", "ADJ", "ADV", "X"})
+_WORD = re.compile(r"[\w'’]+", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_ZH_PUNCT = re.compile(r"[\s，。！？；：、…~～!?,.;:\"'“”‘’（）()【】\[\]]+")
+_ZH_TAIL = "啊呀啦哈嘛哦噢喔吧呗嘞"
+
+
+@cache
+def _lexicon() -> dict[str, Any]:
+    text = resources.files("bitemporal_core.language").joinpath("data/worthiness.json")
+    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _phrases(language: str, *groups: str) -> tuple[tuple[str, ...], ...]:
+    """The phrases of some lexicon groups as word tuples, longest first."""
+    lex = _lexicon()[language]
+    found = {tuple(p.split()) for g in groups for p in lex[g]}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def category(text: str, tokens: Sequence[Token] = ()) -> str:
+    """`MEMORY`, or the kind of talk `text` is (question, greeting, thanks, acknowledgement,
+    filler); Chinese text is judged by the Chinese lexicon."""
+    if _CJK.search(text):
+        return _chinese(text)
+    return _english(text, tokens)
+
+
+def _english(text: str, tokens: Sequence[Token]) -> str:
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    if not words:
+        return "filler"
+    if text.rstrip().rstrip("\"')]").endswith("?"):
+        told = _tagged(text)
+        if told is None:
+            return "question"
+        return _english(told, _prefix(tokens, told))
+    lex = _lexicon()["en"]
+    names = {t.text.lower() for t in tokens if t.pos == "PROPN"}
+    if _starts_question(words, tokens, lex, names):
+        return "question"
+    if _covered(words, names, ("greetings", "thanks", "acknowledgements", "intensifiers")):
+        return _first_group(words)
+    if _reaction(words, names, lex):
+        return "acknowledgement"
+    if tokens and not any(t.pos in _CONTENT_POS for t in tokens):
+        return "filler"
+    return MEMORY
+
+
+_TAG = re.compile(r"^(?P<told>.*\w.*?)\s*[,—–]\s*(?P<tag>[^,—–]+)\?[\s\"')\]]*$")
+
+
+def _tagged(text: str) -> str | None:
+    """The statement before a short question tag ("He sold the Volvo, can you believe it?"
+    -> "He sold the Volvo"), when there is one and it is no question itself."""
+    m = _TAG.match(text.strip())
+    if m is None or len(_WORD.findall(m["tag"])) > 5 or len(_WORD.findall(m["told"])) < 4:
+        return None
+    return m["told"]
+
+
+def _prefix(tokens: Sequence[Token], text: str) -> Sequence[Token]:
+    """The tokens that make up the start `text` of their sentence."""
+    seen = 0
+    for i, tok in enumerate(tokens):
+        seen += len(tok.text)
+        if seen > len(text.replace(" ", "")):
+            return tokens[:i]
+    return tokens
+
+
+def _starts_question(
+    words: list[str], tokens: Sequence[Token], lex: dict[str, Any], names: set[str]
+) -> bool:
+    """A question without its question mark: it opens with a question word (not a name such
+    as "Will") or with a phrase such as "what about"."""
+    for phrase in _phrases("en", "question_statement_starts"):
+        if tuple(words[: len(phrase)]) == phrase:
+            return True
+    first = words[0]
+    if first in names or first not in lex["question_starts"]:
+        return False
+    if len(words) > 2 and words[1] == "you" and words[2] in lex["request_verbs"]:
+        return False  # "Can you save my number ...": a request to keep something
+    wh = {"what", "whats", "what's", "where", "wheres", "where's", "when", "why", "who", "whom"}
+    wh |= {"whose", "which", "how", "hows", "how's"}
+    if first in wh:
+        return (len(words) > 1 and words[1] not in {"a", "an"}) or first in {"why", "where"}
+    # an auxiliary first ("Do you...", "Is it...") followed by a subject pronoun or "there"
+    subjects = {"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "anyone"}
+    return len(words) > 1 and words[1] in subjects
+
+
+def _covered(words: list[str], names: set[str], groups: tuple[str, ...]) -> bool:
+    """True if the words are made only of these groups' phrases (and names)."""
+    phrases = _phrases("en", *groups)
+    i = 0
+    while i < len(words):
+        if words[i] in names:
+            i += 1
+            continue
+        for phrase in phrases:
+            if tuple(words[i : i + len(phrase)]) == phrase:
+                i += len(phrase)
+                break
+        else:
+            return False
+    return True
+
+
+_GROUPS = (("greetings", "greeting"), ("thanks", "thanks"), ("acknowledgements", "acknowledgement"))
+
+
+def _first_group(words: list[str]) -> str:
+    """Which kind of talk a covered sentence is: its first greeting, thanks or acknowledgement."""
+    order = _GROUPS
+    for i in range(len(words)):
+        for group, name in order:
+            for phrase in _phrases("en", group):
+                if tuple(words[i : i + len(phrase)]) == phrase:
+                    return name
+    return "filler"
+
+
+def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
+    """A verdict on what the other person said: "Wow, that's amazing!", "Sounds like a plan"."""
+    opening = set(_lexicon()["en"]["acknowledgements"]) | set(lex["intensifiers"])
+    rest = [w for w in words if w not in names]
+    while rest and rest[0] in opening and rest[0] not in lex["reaction_subjects"]:
+        rest = rest[1:]
+    if not rest or rest[0] not in lex["reaction_subjects"]:
+        return False
+    allowed = set(lex["intensifiers"]) | set(lex["verdicts"]) | set(lex["reaction_subjects"])
+    allowed |= {"like", "of", "to", "for", "you", "me", "us", "all", "at", "well", "then", "now"}
+    allowed |= {"though", "honestly", "seriously", "literally", "much", "lot", "lots", "bit"}
+    return any(w in lex["verdicts"] for w in rest) and all(w in allowed for w in rest)
+
+
+def _chinese(text: str) -> str:
+    stripped = text.strip()
+    if stripped.endswith(("？", "?")):
+        return "question"
+    lex = _lexicon()["zh"]
+    core = _ZH_PUNCT.sub("", stripped)
+    bare = core.rstrip(_ZH_TAIL) or core
+    if not core:
+        return "filler"
+    if bare.endswith(tuple(p.rstrip("？") for p in lex["question_particles"])):
+        return "question"
+    for group, name in (("greetings", "greeting"), ("thanks", "thanks")):
+        if bare in lex[group] or core in lex[group]:
+            return name
+    if bare in lex["acknowledgements"] or core in lex["acknowledgements"]:
+        return "acknowledgement"
+    if any(w in core for w in lex["question_words"]) and len(core) <= 12:
+        return "question"
+    return MEMORY
