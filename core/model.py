@@ -19,15 +19,19 @@ __all__ = [
     "UNSET",
     "Abstraction",
     "Basis",
+    "Change",
+    "Claim",
     "Concept",
     "ConceptEdge",
     "Fact",
+    "Formation",
     "Hit",
     "InferredEdge",
     "Lineage",
     "Message",
     "Turn",
     "Unset",
+    "Update",
     "Usage",
 ]
 
@@ -58,6 +62,14 @@ def _message_id(value: object) -> str | None:
 
 def _message(value: object) -> str | None:
     return None if value is None else check_text(value, "message")
+
+
+def _when(value: object) -> datetime | None:
+    return None if value is None else require_aware(value, "at")
+
+
+def _speaker(value: object) -> str | None:
+    return check_optional_name(value, "speaker")
 
 
 def _session(value: object) -> str | None:
@@ -132,6 +144,8 @@ class Fact:
     kind: str = "said"
     supersedes: str | None = None
     t_index: int = 0
+    language: str | None = None
+    category: str = "memory"
 
     @property
     def is_current(self) -> bool:
@@ -166,6 +180,8 @@ class Lineage:
     versions: tuple[Fact, ...]
     supersedes: str | None = None
     superseded_by: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()  # why it superseded or was superseded, oldest first
+    claims: dict[str, tuple[Claim, ...]] = attrs.field(factory=dict)  # by version id
 
     @property
     def current(self) -> Fact | None:
@@ -216,13 +232,111 @@ class Message:
 
 
 @attrs.frozen(kw_only=True)
+class Claim:
+    """What a memory-worthy statement says, structured (docs/design.md, "Memory formation").
+
+    Attributes:
+        subject: the entity it is about: "speaker:<name>" (first person), "person:<name>",
+            "relation:<word>" (my sister).
+        slot: the slot it fills ("residence", "employer", "favourite:band", ...).
+        value: the value as said ("Berlin").
+        keys: the value's word stems (to compare values).
+        positive: False for a negated or stopped claim ("no longer", "quit").
+        single: the slot holds one value, so a new one replaces the current one.
+        mode: "state", "replace" (said to replace), "add" (said to add), "tentative" (a
+            wish or hypothetical) or "past" (a past state); the last three retire nothing.
+        context: the concept keys of the whole statement.
+        rule: the phrasing of the slot table that matched.
+    """
+
+    subject: str
+    slot: str
+    value: str
+    keys: tuple[str, ...] = ()
+    positive: bool = True
+    single: bool = True
+    mode: str = "state"
+    context: tuple[str, ...] = ()
+    rule: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Change:
+    """Why one fact superseded another: an explicit call, an offline rule or an LLM.
+
+    Attributes:
+        fact: the superseding fact (the successor).
+        replaced: the fact it superseded.
+        reason: "explicit", "rule:<slot> '<phrasing>'" or "llm:<model>".
+        confidence: how sure the deciding rule or model was (1.0 for explicit calls).
+        at: the transaction time of the change.
+        undone_at: when `undo_update` reverted it (None while it holds).
+    """
+
+    fact: str
+    replaced: str
+    reason: str = "explicit"
+    confidence: float = 1.0
+    at: datetime | None = None
+    undone_at: datetime | None = None
+
+
+def _choice(name: str, allowed: tuple[str, ...]) -> Any:
+    def check(_: Any, __: Any, value: object) -> None:
+        if value not in allowed:
+            raise InvalidInput(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+    return check
+
+
+def _timeout(_: Any, __: Any, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 600:
+        raise InvalidInput("llm_timeout must be a number of seconds in (0, 600]")
+
+
+@attrs.frozen(kw_only=True)
+class Formation:
+    """How what a conversation says becomes memories (docs/design.md, "Memory formation").
+
+    Attributes:
+        keep: "memories" keeps questions, greetings, thanks, acknowledgements and filler as
+            messages only; "all" also makes them facts (of kind "talk", left out of recall
+            unless asked for with `kinds=["talk"]`).
+        updates: "auto" lets a new claim supersede the current facts it replaces (by the
+            offline rules, or the LLM when one is configured); "suggest" records the claims
+            and leaves the replacements to `pending_updates`/`apply_update`; "off" records
+            claims and changes nothing.
+        llm_timeout: seconds an LLM may take to decide before the offline rules decide.
+    """
+
+    keep: str = attrs.field(default="memories", validator=_choice("keep", ("memories", "all")))
+    updates: str = attrs.field(
+        default="auto", validator=_choice("updates", ("auto", "suggest", "off"))
+    )
+    llm_timeout: float = attrs.field(default=10.0, validator=_timeout)
+
+
+@attrs.frozen(kw_only=True)
+class Update:
+    """A replacement the formation rules (or the LLM) found: `fact` supersedes `replaced`."""
+
+    fact: str
+    replaced: str
+    reason: str
+    confidence: float
+
+
+@attrs.frozen(kw_only=True)
 class Turn:
     """One conversation message as an adapter hands it to the store (`MemoryStore.add_turn`).
 
     `text` is what is remembered as facts when `remember` is true (the message is then their
     source); `message` is what is stored as the message when that differs from `text` (a
     framework's serialised message with tool calls or images). `id` is the message id (one is
-    made if None): the same id and text again is a repeat and writes nothing.
+    made if None): the same id and text again is a repeat and writes nothing. `at` is when
+    the message was said, where the framework carries it: the turn is recorded then (or now,
+    if the memory already holds later writes), and its time expressions read from then.
+    `speaker` is who said it in a group chat ("I" is then that person), else the role.
     """
 
     text: str = attrs.field(converter=_turn_text)
@@ -231,6 +345,8 @@ class Turn:
     session: str | None = attrs.field(default=None, converter=_session)
     remember: bool = attrs.field(default=True, converter=_flag)
     message: str | None = attrs.field(default=None, converter=_message)
+    at: datetime | None = attrs.field(default=None, converter=_when)
+    speaker: str | None = attrs.field(default=None, converter=_speaker)
 
 
 @attrs.frozen(kw_only=True)

@@ -92,6 +92,7 @@ class BitemporalChatMessageHistory(BaseChatMessageHistory):
             id=message.id,
             session=self.session_id,
             remember=role in self.fact_roles,
+            speaker=message.name,
         )
 
     def __repr__(self) -> str:

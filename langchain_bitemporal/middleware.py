@@ -141,7 +141,10 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         turns: list[Turn] = []
         if _is_new_turn(messages, human):
             text = message_text(human)
-            turns.append(Turn(text=text, role="user", id=human.id, session=scope.session))
+            turn = Turn(
+                text=text, role="user", id=human.id, session=scope.session, speaker=human.name
+            )
+            turns.append(turn)
         if not self.store_replies:
             return turns
         for reply in _replies(response):

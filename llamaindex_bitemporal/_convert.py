@@ -71,11 +71,19 @@ def to_turn(message: ChatMessage, session: str, remember_roles: Sequence[str]) -
     role = MessageRole(message.role).value
     text = message_text(message)
     remember = role in remember_roles and bool(text)
+    name = message.additional_kwargs.get("name")
+    speaker = name if isinstance(name, str) and name.strip() else None
     if _is_plain(message):
-        return Turn(text=text, role=role, session=session, remember=remember)
+        return Turn(text=text, role=role, session=session, remember=remember, speaker=speaker)
     body, _, msg_id = _record(message)
     return Turn(
-        text=text or body, role=role, id=msg_id, session=session, remember=remember, message=body
+        text=text or body,
+        role=role,
+        id=msg_id,
+        session=session,
+        remember=remember,
+        message=body,
+        speaker=speaker,
     )
 
 

@@ -14,12 +14,31 @@ from typing import Any, TypeVar
 
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.port import WriteBatch, WriteResult
-from bitemporal_core.backends.rows import fact_from_row, scoped
+from bitemporal_core.backends.rows import WIDTH, fact_from_row, scoped
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.errors import BackendError
-from bitemporal_core.model import Concept, Fact, InferredEdge, Lineage, Message, Usage
+from bitemporal_core.model import (
+    Change,
+    Claim,
+    Concept,
+    Fact,
+    InferredEdge,
+    Lineage,
+    Message,
+    Usage,
+)
 
-__all__ = ["CypherBackend", "Rows", "Run", "abstract_rows", "inferred_rows"]
+__all__ = [
+    "CypherBackend",
+    "Rows",
+    "Run",
+    "abstract_rows",
+    "claim_rows",
+    "entity_rows",
+    "formation_writes",
+    "inferred_rows",
+    "link_rows",
+]
 
 R = TypeVar("R")
 Rows = list[list[Any]]
@@ -43,6 +62,93 @@ def inferred_rows(namespace: str, edges: Sequence[InferredEdge]) -> list[dict[st
         }
         for e in edges
     ]
+
+
+def _claim(row: Sequence[Any]) -> Claim:
+    """A claim from the columns every engine's claim reads return, in order."""
+    subject, slot, value, keys, positive, single, mode, context, rule = row[:9]
+    return Claim(
+        subject=subject,
+        slot=slot,
+        value=value or "",
+        keys=tuple((keys or "").split()),
+        positive=bool(positive),
+        single=bool(single),
+        mode=mode or "state",
+        context=tuple((context or "").split()),
+        rule=rule or "",
+    )
+
+
+def _change_order(change: Change) -> tuple[float, str, str]:
+    return (change.at.timestamp() if change.at else 0.0, change.fact, change.replaced)
+
+
+def claim_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The claims of some batches as statement rows (entity ids scoped to the namespace)."""
+    return [
+        {
+            "id": n.id,
+            "v": n.version_id,
+            "e": scoped(namespace, n.claim.subject),
+            "subject": n.claim.subject,
+            "slot": n.claim.slot,
+            "value": n.claim.value,
+            "value_keys": " ".join(n.claim.keys),
+            "positive": n.claim.positive,
+            "one_value": n.claim.single,
+            "claim_mode": n.claim.mode,
+            "context_keys": " ".join(n.claim.context),
+            "rule": n.claim.rule,
+        }
+        for b in batches
+        for n in b.claims
+    ]
+
+
+def entity_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The subject entities of some batches' claims, one row each."""
+    rows: dict[str, dict[str, Any]] = {}
+    for b in batches:
+        for n in b.claims:
+            key = n.claim.subject
+            rows.setdefault(
+                key,
+                {
+                    "id": scoped(namespace, key),
+                    "key": key,
+                    "name": n.entity_name,
+                    "kind": n.entity_kind,
+                },
+            )
+    return list(rows.values())
+
+
+def link_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The SUPERSEDES links of some batches, each with its batch's time."""
+    return [
+        {
+            "id": link.fact,
+            "supersedes": link.replaced,
+            "reason": link.reason,
+            "confidence": float(link.confidence),
+            "at": b.at,
+        }
+        for b in batches
+        for link in b.links
+    ]
+
+
+def formation_writes(run: Run, namespace: str, batches: Sequence[WriteBatch]) -> None:
+    """Undone links and the namespace's recent mentions (claims and entities are written by
+    the engine, whose existence checks differ)."""
+    undo = [{"fact": f, "replaced": r, "at": b.at} for b in batches for f, r in b.undo]
+    if undo:
+        run(c.UNDO_LINKS, {"rows": undo})
+        run(c.UNDO_FACT_LINKS, {"rows": undo})
+    recent = next((list(b.recent) for b in reversed(batches) if b.recent), None)
+    if recent:
+        run(c.SET_RECENT, {"ns": namespace, "recent": recent})
 
 
 class CypherBackend:
@@ -112,20 +218,65 @@ class CypherBackend:
 
     # --- fact reads -------------------------------------------------------------------------
     def lineage(self, fact_id: str) -> Lineage | None:
-        def work(run: Run) -> tuple[Rows, Rows]:
+        def work(run: Run) -> tuple[Rows, Rows, Rows, Rows]:
             rows = run(self._s.LINEAGE, {"id": fact_id})
-            return rows, (run(c.SUPERSEDED_BY, {"id": fact_id}) if rows else [])
+            if not rows:
+                return rows, [], [], []
+            ids = [r[0] for r in rows]
+            return (
+                rows,
+                run(c.SUPERSEDED_BY, {"id": fact_id}),
+                run(self._s.CHANGES, {"id": fact_id}),
+                run(self._s.CLAIMS_OF, {"ids": ids}),
+            )
 
-        rows, successors = self._in_read(work)
+        rows, successors, changes, claims = self._in_read(work)
         if not rows:
             return None
+        by_version: dict[str, list[Claim]] = {}
+        for row in claims:
+            by_version.setdefault(row[0], []).append(_claim(row[1:]))
         return Lineage(
             fact_id=fact_id,
-            namespace=rows[0][16],
+            namespace=rows[0][WIDTH],
             versions=tuple(self._fact(r) for r in rows),
-            supersedes=rows[0][17],
+            supersedes=rows[0][WIDTH + 1],
             superseded_by=tuple(r[0] for r in successors),
+            changes=tuple(sorted(map(self._change, changes), key=_change_order)),
+            claims={v: tuple(cs) for v, cs in by_version.items()},
         )
+
+    def _change(self, row: Sequence[Any]) -> Change:
+        return Change(
+            fact=row[0],
+            replaced=row[1],
+            reason=row[2] or "explicit",
+            confidence=1.0 if row[3] is None else float(row[3]),
+            at=self._until(row[4]),
+            undone_at=self._until(row[5]),
+        )
+
+    def claims(
+        self, namespace: str, subjects: Sequence[str], at: datetime
+    ) -> list[tuple[Fact, Claim]]:
+        if not subjects:
+            return []
+        ids = [scoped(namespace, s) for s in dict.fromkeys(subjects)]
+        params = {"ids": ids, "at": at, "eot": END_OF_TIME}
+        rows = self._read(self._s.CLAIM_CANDIDATES, params)
+        return [(self._fact(r), _claim(r[WIDTH:])) for r in rows]
+
+    def version_claims(self, version_ids: Sequence[str]) -> dict[str, tuple[Claim, ...]]:
+        if not version_ids:
+            return {}
+        out: dict[str, list[Claim]] = {}
+        for row in self._read(self._s.CLAIMS_OF, {"ids": list(version_ids)}):
+            out.setdefault(row[0], []).append(_claim(row[1:]))
+        return {v: tuple(cs) for v, cs in out.items()}
+
+    def recent(self, namespace: str) -> tuple[str, ...]:
+        rows = self._read(c.RECENT, {"ns": namespace})
+        return tuple(rows[0][0] or ()) if rows else ()
 
     def snapshot(self, namespace: str, valid_at: datetime, known_at: datetime) -> list[Fact]:
         params = {"ns": namespace, "valid_at": valid_at, "known_at": known_at}
@@ -203,7 +354,7 @@ class CypherBackend:
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         rows = self._read(self._s.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
-        return [(r[16], r[17], self._fact(r)) for r in rows]
+        return [(r[WIDTH], r[WIDTH + 1], self._fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(self._s.SESSIONS, {"ns": namespace})]
@@ -230,8 +381,10 @@ class CypherBackend:
         rows = run(c.FACT_TOUCHES, {"id": fact_id})
         if not rows or not rows[0][0]:
             return 0
-        versions, concepts, terms, messages, namespace = rows[0]
+        versions, concepts, terms, messages, namespace, claims, entities = rows[0]
         self._forgetting(run, fact_id, namespace)
+        if live_claims := [i for i in claims if i is not None]:
+            run(c.FORGET_CLAIMS, {"ids": live_claims})
         live = [i for i in concepts if i is not None]
         if live:
             run(c.FORGET_SUMMARIES_OF, {"ids": live})
@@ -243,6 +396,7 @@ class CypherBackend:
             (c.FORGET_ORPHAN_CONCEPTS, concepts),
             (c.FORGET_ORPHAN_TERMS, terms),
             (c.FORGET_ORPHAN_MESSAGES, messages),
+            (c.FORGET_ORPHAN_ENTITIES, entities),
         ):
             if ids:
                 run(statement, {"ids": [i for i in ids if i is not None]})

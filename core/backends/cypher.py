@@ -23,9 +23,11 @@ __all__ = [
     "CONCEPTS_OF_NAMESPACE",
     "DELETE_MESSAGES_BY_ID",
     "FACT_TOUCHES",
+    "FORGET_CLAIMS",
     "FORGET_FACT",
     "FORGET_NS_NODE",
     "FORGET_ORPHAN_CONCEPTS",
+    "FORGET_ORPHAN_ENTITIES",
     "FORGET_ORPHAN_MESSAGES",
     "FORGET_ORPHAN_TERMS",
     "FORGET_SUMMARIES_OF",
@@ -34,10 +36,14 @@ __all__ = [
     "MENTION_COUNTS",
     "READ_NAMESPACE",
     "RECALLABLE",
+    "RECENT",
     "RECORD_USE",
     "SET_EMBEDDINGS",
+    "SET_RECENT",
     "SUMMARIES_KNOWN",
     "SUPERSEDED_BY",
+    "UNDO_FACT_LINKS",
+    "UNDO_LINKS",
     "UNLINK_SUPERSEDES",
     "UNLINK_VERSION_SUPERSEDES",
     "VISIBLE",
@@ -55,7 +61,7 @@ VISIBLE = (
 # at the basis): the parameters of `RecallFilter.params()`.
 RECALLABLE = (
     VISIBLE + " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
-    " AND ($any_kind OR v.kind IN $kinds)"
+    " AND (($any_kind AND v.kind <> 'talk') OR v.kind IN $kinds)"
 )
 
 # --- namespaces ------------------------------------------------------------------------------
@@ -83,7 +89,21 @@ WRITE_SUMMARIES = (
 )
 
 # --- reads -----------------------------------------------------------------------------------
-SUPERSEDED_BY = "MATCH (g:Fact)-[:SUPERSEDES]->(f:Fact {id: $id}) RETURN g.id ORDER BY g.id"
+SUPERSEDED_BY = (
+    "MATCH (g:Fact)-[s:SUPERSEDES]->(f:Fact {id: $id}) WHERE s.undone_at IS NULL"
+    " RETURN g.id ORDER BY g.id"
+)
+# Undo an automatic update: the link stays (history), marked undone.
+UNDO_LINKS = (
+    "UNWIND $rows AS r MATCH (a:Fact {id: r.fact})-[s:SUPERSEDES]->(b:Fact {id: r.replaced})"
+    " WHERE s.undone_at IS NULL SET s.undone_at = r.at RETURN count(s)"
+)
+UNDO_FACT_LINKS = (
+    "UNWIND $rows AS r MATCH (a:Fact {id: r.fact}) WHERE a.supersedes = r.replaced"
+    " SET a.supersedes = NULL"
+)
+SET_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = $recent"
+RECENT = "MATCH (n:Namespace {name: $ns}) RETURN n.recent"
 CONCEPTS_OF_NAMESPACE = (
     "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.key, c.display, c.t_index"
     " ORDER BY c.t_index DESC, c.key LIMIT $limit"
@@ -105,8 +125,14 @@ FACT_TOUCHES = (
     " OPTIONAL MATCH (v)-[:MENTIONS]->(c:Concept)"
     " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
     " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
+    " OPTIONAL MATCH (v)-[:CLAIMS]->(cl:Claim)-[:ABOUT]->(en:Entity)"
     " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
-    " collect(DISTINCT m.id), f.namespace"
+    " collect(DISTINCT m.id), f.namespace, collect(DISTINCT cl.id), collect(DISTINCT en.id)"
+)
+FORGET_CLAIMS = "UNWIND $ids AS id MATCH (c:Claim {id: id}) DETACH DELETE c"
+FORGET_ORPHAN_ENTITIES = (
+    "UNWIND $ids AS id MATCH (e:Entity {id: id})"
+    " WHERE NOT EXISTS { MATCH (e)<-[:ABOUT]-(:Claim) } DETACH DELETE e"
 )
 # A summary may quote a forgotten fact: every summary of a concept it mentioned goes too.
 FORGET_SUMMARIES_OF = (
@@ -201,9 +227,9 @@ class Statements:
             + ", "
             + t("v.superseded_at")
             + ", v.version, v.source, v.speaker, v.session, v.kind,"
-            " v.supersedes, v.t_index, " + t("v.said_at")
+            " v.supersedes, v.t_index, " + t("v.said_at") + ", v.language, v.category"
         )
-        self.V = v  # the 16 columns of a version, in the order `rows.fact_from_row` reads
+        self.V = v  # the `rows.WIDTH` columns of a version, in the order `fact_from_row` reads
         order = " ORDER BY v.valid_from, v.recorded_at, v.id"
         self.LINEAGE = (
             "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id}) RETURN " + v + ","
@@ -241,8 +267,29 @@ class Statements:
         self.INFERRED_TO = "UNWIND $ids AS id MATCH (a:Concept)-[e:INFERRED]->"
         self.INFERRED_TO += "(b:Concept {id: id})" + edge
         self._links(link)
-        labels = ("Namespace", "Fact", "Version", "Concept", "Term", "Message", "Summary")
+        self._claims(t)
+        labels = ["Namespace", "Fact", "Version", "Concept", "Term", "Message", "Summary"]
+        labels += ["Claim", "Entity"]
         self.RAW_SCAN = {x: "MATCH (n:" + x + ") RETURN " + dialect.node for x in labels}
+
+    def _claims(self, t: Callable[[str], str]) -> None:
+        claim = "c.subject, c.slot, c.value, c.value_keys, c.positive, c.one_value,"
+        claim += " c.claim_mode, c.context_keys, c.rule"
+        self.CLAIM_CANDIDATES = (
+            "UNWIND $ids AS id MATCH (e:Entity {id: id})<-[:ABOUT]-(c:Claim)<-[:CLAIMS]-"
+            "(v:Version) WHERE v.superseded_at = $eot AND v.valid_to > $at"
+            " RETURN " + self.V + ", " + claim
+        )
+        self.CLAIMS_OF = (
+            "UNWIND $ids AS id MATCH (v:Version {id: id})-[:CLAIMS]->(c:Claim)"
+            " RETURN v.id, " + claim + " ORDER BY c.id"
+        )
+        change = ", s.reason AS reason, s.confidence AS confidence, " + t("s.at") + " AS at, "
+        change += t("s.undone_at") + " AS undone"
+        self.CHANGES = "MATCH (g:Fact)-[s:SUPERSEDES]->(f:Fact {id: $id})"
+        self.CHANGES += " RETURN g.id AS fact, f.id AS replaced" + change
+        self.CHANGES += " UNION ALL MATCH (f:Fact {id: $id})-[s:SUPERSEDES]->(g:Fact)"
+        self.CHANGES += " RETURN f.id AS fact, g.id AS replaced" + change
 
     def _messages(self, dialect: Dialect) -> None:
         seq = dialect.indexed("m.seq")
@@ -262,7 +309,8 @@ class Statements:
         then = " WITH a, r MATCH "
         rows = "UNWIND $rows AS r MATCH "
         self.LINK_SUPERSEDES = rows + "(a:Fact {id: r.id})" + then + "(b:Fact {id: r.supersedes})"
-        self.LINK_SUPERSEDES += " " + link + " (a)-[:SUPERSEDES]->(b)"
+        self.LINK_SUPERSEDES += " " + link + " (a)-[:SUPERSEDES {reason: r.reason,"
+        self.LINK_SUPERSEDES += " confidence: r.confidence, at: r.at}]->(b)"
         self.LINK_MENTIONS = rows + "(a:Version {id: r.v})" + then + "(b:Concept {id: r.c})"
         self.LINK_MENTIONS += " " + link + " (a)-[:MENTIONS]->(b)"
         self.LINK_TERMS = rows + "(a:Version {id: r.v})" + then + "(b:Term {id: r.t})"

@@ -101,6 +101,8 @@ def version_row(v: NewVersion, at: datetime, t_index: int) -> dict[str, Any]:
         "kind": v.kind,
         "supersedes": v.supersedes,
         "length": v.length,
+        "language": v.language or "",
+        "category": v.category,
         "at": at,
         "t_index": t_index,
     }

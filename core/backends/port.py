@@ -14,7 +14,16 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge, Lineage, Message, Usage
+from bitemporal_core.model import (
+    Claim,
+    Concept,
+    ConceptEdge,
+    Fact,
+    InferredEdge,
+    Lineage,
+    Message,
+    Usage,
+)
 
 __all__ = [
     "ALL",
@@ -22,7 +31,9 @@ __all__ = [
     "Clock",
     "Erasure",
     "FactReads",
+    "Link",
     "MessageLog",
+    "NewClaim",
     "NewFact",
     "NewMessage",
     "NewVersion",
@@ -73,6 +84,29 @@ class NewVersion:
     terms: tuple[tuple[str, int], ...] = ()  # (stem, term frequency) for keyword search
     length: int = 0  # number of content terms (BM25 document length)
     embedding: tuple[float, ...] | None = None  # unit vector, when an embedder is configured
+    language: str | None = None  # "en", "zh", ... (None: not detected)
+    category: str = "memory"  # what the statement is (memory, question, greeting, ...)
+
+
+@attrs.frozen(kw_only=True)
+class NewClaim:
+    """A claim of a new version, about an entity (created if the namespace lacks it)."""
+
+    id: str
+    version_id: str
+    claim: Claim
+    entity_name: str  # how the subject was named ("Tom", "my sister", "user")
+    entity_kind: str  # "speaker", "person", "relation", "unknown"
+
+
+@attrs.frozen(kw_only=True)
+class Link:
+    """A SUPERSEDES link from a new lineage to the one it replaces, with why."""
+
+    fact: str
+    replaced: str
+    reason: str = "explicit"
+    confidence: float = 1.0
 
 
 @attrs.frozen(kw_only=True)
@@ -93,7 +127,7 @@ class RecallFilter:
     (operational metadata: snapshots and histories never look at it).
     """
 
-    kinds: tuple[str, ...] | None = None  # None: every kind
+    kinds: tuple[str, ...] | None = None  # None: every kind but "talk"
     include_archived: bool = False
 
     def params(self) -> dict[str, object]:
@@ -154,6 +188,13 @@ class WriteBatch:
     summaries: tuple[tuple[str, str], ...] = ()
     # ABSTRACTS links: (abstraction version id, summarised version id).
     abstracts: tuple[tuple[str, str], ...] = ()
+    # Memory formation: the claims of new versions, the SUPERSEDES links written (with their
+    # reasons), links undone (fact, replaced), and the people the conversation mentioned
+    # most recently (kept on the namespace to resolve pronouns; unchanged if empty).
+    claims: tuple[NewClaim, ...] = ()
+    links: tuple[Link, ...] = ()
+    undo: tuple[tuple[str, str], ...] = ()
+    recent: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -194,6 +235,21 @@ class FactReads(Protocol):
 
     def namespaces(self) -> list[str]:
         """The namespaces that hold anything."""
+        ...
+
+    def claims(
+        self, namespace: str, subjects: Sequence[str], at: datetime
+    ) -> list[tuple[Fact, Claim]]:
+        """The current versions (believed now, valid at or after `at`) holding claims about
+        these subject entities, with those claims."""
+        ...
+
+    def version_claims(self, version_ids: Sequence[str]) -> dict[str, tuple[Claim, ...]]:
+        """The claims of each of these versions (those without any are missing)."""
+        ...
+
+    def recent(self, namespace: str) -> tuple[str, ...]:
+        """The entities the namespace's conversation mentioned most recently, newest first."""
         ...
 
 

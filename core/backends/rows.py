@@ -9,9 +9,14 @@ from typing import Any
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.model import Fact
 
-__all__ = ["fact_from_row", "open_end", "scoped"]
+__all__ = ["WIDTH", "fact_from_row", "open_end", "scoped"]
 
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
+
+
+WIDTH = 18
+"""The columns of a version as every engine's shared projection returns them (the next
+column of a row is the statement's own)."""
 
 
 def scoped(namespace: str, key: str) -> str:
@@ -29,7 +34,7 @@ def fact_from_row(
     when: Callable[[Any], datetime],
     until: Callable[[Any], datetime | None],
 ) -> Fact:
-    """A version from the 16 columns every engine's `_V` projection returns, in order;
+    """A version from the `WIDTH` columns every engine's `_V` projection returns, in order;
     `when` reads a time, `until` an interval end (the END_OF_TIME sentinel is None)."""
     return Fact(
         id=row[1],
@@ -48,4 +53,6 @@ def fact_from_row(
         supersedes=row[13],
         t_index=int(row[14] or 0),
         said_at=when(row[15]) if row[15] is not None else None,
+        language=row[16] or None,
+        category=row[17] or "memory",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from datetime import datetime
 import attrs
 
 from bitemporal_core.common.times import check_interval
+from bitemporal_core.language.claims import ClaimDraft, claims_of, mentioned, slot_words
 from bitemporal_core.language.extract import (
     ConceptExtractor,
     Sentence,
@@ -19,6 +21,7 @@ from bitemporal_core.language.extract import (
 )
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
+from bitemporal_core.language.worthiness import MEMORY, category
 from bitemporal_core.model import UNSET, Unset
 from bitemporal_core.providers.embeddings import Embedder
 from bitemporal_core.ranking.recallm import neighbour_pairs
@@ -28,6 +31,7 @@ __all__ = ["MAX_KEY", "Analysed", "Analyser"]
 # Longer "words" (URLs, base64, keyboard mashing) are kept in the text but get no concept or
 # keyword node: they would not index on Neo4j and never match a question anyway.
 MAX_KEY = 64
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 @attrs.frozen(kw_only=True)
@@ -40,7 +44,11 @@ class Analysed:
     terms: tuple[tuple[str, int], ...]  # (stem, term frequency)
     length: int
     embedding: tuple[float, ...] | None = None
-    kind: str = "said"  # classified from the parsed sentence (see `_kinds`)
+    kind: str = "said"  # classified from the parsed sentence (see `kinds`)
+    category: str = MEMORY  # memory, or the kind of talk it is (see `worthiness`)
+    claims: tuple[ClaimDraft, ...] = ()  # what it says about whom (see `claims`)
+    language: str | None = None
+    people: tuple[str, ...] = ()  # the names it mentions (to resolve pronouns)
 
 
 class Analyser:
@@ -161,6 +169,10 @@ class Analyser:
                 concepts.setdefault(key, display)
             pairs.extend(neighbour_pairs([k for k, _ in group], self._distance))
         terms = Counter(t for t in content_terms(text) if len(t) <= MAX_KEY)
+        talk = category(text, tokens)
+        drafts = claims_of(text, tokens) if talk == MEMORY else ()
+        for word in slot_words(d.slot for d in drafts):
+            terms.setdefault(word, 1)
         return Analysed(
             text=text,
             concepts=tuple(concepts.items()),
@@ -168,6 +180,10 @@ class Analyser:
             terms=tuple(sorted(terms.items())),
             length=sum(terms.values()),
             kind=classify(tokens),
+            category=talk,
+            claims=drafts,
+            language="zh" if _CJK.search(text) else "en",
+            people=tuple(mentioned(tokens)),
         )
 
     def valid_time(

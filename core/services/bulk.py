@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-import uuid
+import functools
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import attrs
 
-from bitemporal_core.backends.port import NewFact, NewMessage, NewVersion, WriteBatch
+from bitemporal_core.backends.port import (
+    Link,
+    NewClaim,
+    NewFact,
+    NewMessage,
+    NewVersion,
+    WriteBatch,
+)
 from bitemporal_core.common.times import TICK
 from bitemporal_core.common.validate import check_items
 from bitemporal_core.errors import InvalidInput, TimeRegression
 from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
+from bitemporal_core.services.claims import Mentions
 from bitemporal_core.services.commit import commit
 from bitemporal_core.services.context import Services
+from bitemporal_core.services.formation import TALK, Book, Planned, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
 from bitemporal_core.services.supersession import llm_kinds_many, truncated
 from bitemporal_core.services.versions import check_meta, new_version, to_fact
@@ -30,44 +40,78 @@ def remember_batch(
     namespace: str,
     when: datetime,
     item: Item,
-    statements: list[Analysed],
-    replaces: Sequence[tuple[Fact, Analysed] | None] = (),
+    planned: Sequence[Planned],
     summaries: tuple[tuple[str, str], ...] = (),
+    recent: tuple[str, ...] = (),
 ) -> tuple[WriteBatch, list[NewVersion]]:
-    """The write of one `remember` call at transaction time `when`.
-
-    `replaces[i]`, when given, is a current fact (and its analysed text) that statement i
-    supersedes, as `supersede` would: closed at `when`, its lineage ending where the new fact
-    starts.
-    """
+    """The write of one message at transaction time `when`: the message, a fact per kept
+    statement (with its claims), and for each fact a statement retires, what `supersede`
+    would write: its current version closed, its lineage ending where the new fact starts,
+    a SUPERSEDES link with the reason."""
     versions, facts, extra, close = [], [], [], []
-    for i, st in enumerate(statements):
-        start, end = ctx.analyser.valid_time(st.text, when, item.valid_from, item.valid_to)
-        new = new_version(uuid.uuid4().hex, st, start, end, 1, item.meta, item.message_id)
-        old = replaces[i] if i < len(replaces) else None
-        if old is not None:
-            new = attrs.evolve(new, supersedes=old[0].id)
-            close.append(old[0].version_id)
-            close.extend(ctx.upkeep.citing_current([old[0].id]))
-            extra.extend(truncated(old[0], old[1], start))
+    claims: list[NewClaim] = []
+    links: list[Link] = []
+    for plan in (p for p in planned if p.keep):
+        st = plan.statement
+        said = item.said_at or when
+        start, end = ctx.analyser.valid_time(st.text, said, item.valid_from, item.valid_to)
+        meta = (
+            item.meta if st.category == MEMORY else {**item.meta, "kind": item.meta["kind"] or TALK}
+        )
+        if item.said_at is not None:
+            meta = {**meta, "said_at": item.said_at}
+        new = new_version(plan.fact_id, st, start, end, 1, meta, item.message_id)
+        retired = [r for r in plan.retire if r.fact is not None]
+        if retired:
+            new = attrs.evolve(new, supersedes=retired[0].fact_id)
+        for r in retired:
+            assert r.fact is not None
+            old = ctx.analyser.analyse_one(r.fact.text)
+            close.append(r.fact.version_id)
+            close.extend(ctx.upkeep.citing_current([r.fact_id]))
+            extra.extend(truncated(r.fact, old, start))
+            new = _inherit(new, old)
+            links.append(
+                Link(
+                    fact=plan.fact_id, replaced=r.fact_id, reason=r.reason, confidence=r.confidence
+                )
+            )
         versions.append(new)
-        facts.append(NewFact(id=new.fact_id, supersedes=None if old is None else old[0].id))
+        facts.append(NewFact(id=new.fact_id, supersedes=new.supersedes))
+        claims.extend(attrs.evolve(c, version_id=new.version_id) for c in plan.claims)
+    kept = [p.statement for p in planned if p.keep]
     message = NewMessage(
         id=item.message_id, session=item.meta["session"], role=item.meta["speaker"], text=item.text
     )
     batch = WriteBatch(
         namespace=namespace,
         at=when,
-        close=tuple(close),
+        close=tuple(dict.fromkeys(close)),
         facts=tuple(facts),
         versions=(*versions, *extra),
         messages=(message,),
-        concepts=tuple(c for st in statements for c in st.concepts),
-        relate=tuple(p for st in statements for p in st.pairs),
-        advance_t_index=True,
+        concepts=tuple(c for st in kept for c in st.concepts),
+        relate=tuple(p for st in kept for p in st.pairs),
+        advance_t_index=bool(kept),
         summaries=summaries,
+        claims=tuple(claims),
+        links=tuple(links),
+        recent=recent,
     )
     return batch, versions
+
+
+def _inherit(new: NewVersion, old: Analysed) -> NewVersion:
+    """An update keeps the keyword terms of what it replaces (once each), so that a question
+    in the old fact's words ("Do I still play in an orchestra?") finds the new one ("I gave up
+    the cello")."""
+    have = dict(new.terms)
+    added = {t: 1 for t, _ in old.terms if t not in have}
+    if not added:
+        return new
+    return attrs.evolve(
+        new, terms=tuple(sorted({**have, **added}.items())), length=new.length + len(added)
+    )
 
 
 def _item(ctx: Services, index: int, raw: object) -> Item:
@@ -149,6 +193,7 @@ def remember_many(
     for part, analysed in zip(parts, analysed_parts, strict=True):
         if ctx.llm is not None:
             analysed = llm_kinds_many(ctx, part, analysed)
+            analysed = [worthiness(ctx, group) for group in analysed]
         written.extend(_write_chunk(ctx, namespace, part, analysed))
     new = iter(written)
     out = []
@@ -192,16 +237,58 @@ def _stamp(ctx: Services, namespace: str, items: list[Item]) -> list[Item]:
 def _write_chunk(
     ctx: Services, namespace: str, part: list[Item], analysed: list[list[Analysed]]
 ) -> list[list[Fact]]:
-    """One transaction for a chunk; items without a time follow the chunk's clock time."""
+    """Plan each item in order, then write the chunk in one transaction (items without a
+    time follow the chunk's clock time). An item that retires a fact planned earlier in the
+    chunk first has the items before it written, so that it closes a stored version."""
+    mentions = Mentions(list(ctx.facts.recent(namespace)))
+    book, updates = Book(), ctx.formation.updates
+    written: list[list[Fact]] = []
+    pending: list[tuple[Item, list[Planned]]] = []
+    now = ctx.clock() if ctx.clock else ctx.log.clock(namespace).now
+    for item, statements in zip(part, analysed, strict=True):
+        at = item.at or now
+        plan = functools.partial(
+            plan_statements,
+            ctx,
+            namespace,
+            statements,
+            speaker=item.meta["speaker"],
+            at=at,
+            mentions=mentions,
+            book=book,
+            updates=updates,
+        )
+        plans = plan()
+        if pending and any(r.fact is None for p in plans for r in p.retire):
+            written.extend(_write_planned(ctx, namespace, pending, tuple(mentions.recent)))
+            pending = []
+            book.forget_loaded()
+            plans = plan()
+        pending.append((item, plans))
+    if pending:
+        written.extend(_write_planned(ctx, namespace, pending, tuple(mentions.recent)))
+    return written
+
+
+def _write_planned(
+    ctx: Services,
+    namespace: str,
+    planned: list[tuple[Item, list[Planned]]],
+    recent: tuple[str, ...],
+) -> list[list[Fact]]:
+    """One transaction for planned items."""
 
     def build(first: datetime) -> list[list[Fact]]:
         batches, all_versions, when = [], [], first
-        for i, (item, statements) in enumerate(zip(part, analysed, strict=True)):
+        for i, (item, plans) in enumerate(planned):
             if item.at is not None:
                 when = item.at
             elif i:
                 when = when + TICK
-            batch, versions = remember_batch(ctx, namespace, when, item, statements)
+            last = i == len(planned) - 1
+            batch, versions = remember_batch(
+                ctx, namespace, when, item, plans, recent=recent if last else ()
+            )
             batches.append(batch)
             all_versions.append(versions)
         results = ctx.log.apply_many(batches)
@@ -210,4 +297,4 @@ def _write_chunk(
             for versions, result in zip(all_versions, results, strict=True)
         ]
 
-    return commit(ctx.log, namespace, part[0].at, build)
+    return commit(ctx.log, namespace, planned[0][0].at, build, now=ctx.clock)

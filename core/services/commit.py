@@ -18,11 +18,19 @@ R = TypeVar("R")
 _RETRIES = 30
 
 
-def commit(log: TransactionLog, namespace: str, at: object, build: Callable[[datetime], R]) -> R:
+def commit(
+    log: TransactionLog,
+    namespace: str,
+    at: object,
+    build: Callable[[datetime], R],
+    *,
+    now: Callable[[], datetime] | None = None,
+) -> R:
     """Pick the transaction time, build the batch for it, and apply it atomically.
 
-    An implicit time is the engine's clock, moved just past the namespace's latest
-    transaction time; if a concurrent writer overtakes it, the call is rebuilt and retried.
+    An implicit time is the engine's clock (or `now()`, a store's replay clock), moved just
+    past the namespace's latest transaction time; if a concurrent writer overtakes it, the
+    call is rebuilt and retried.
     An explicit `at` earlier than the namespace's latest time is a `TimeRegression`.
     """
     explicit = None if at is None else require_tx_time(at)
@@ -36,7 +44,7 @@ def commit(log: TransactionLog, namespace: str, at: object, build: Callable[[dat
                     f"latest transaction time {clock.last_tx.isoformat()}"
                 )
         else:
-            when = clock.now
+            when = clock.now if now is None else require_tx_time(now(), "clock()")
             if clock.last_tx is not None and when <= clock.last_tx:
                 when = clock.last_tx + TICK
         try:

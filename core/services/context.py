@@ -3,10 +3,13 @@
 `MemoryStore` builds it once from its options: the engine, seen through the storage roles of
 `backends.port` (a service reads `ctx.reads` or writes through `ctx.log`, and mypy checks that
 it uses only what the role offers), the statement analyser, the optional LLM, the recall
-parameters, the lifecycle policy and the use recorder.
+parameters, the lifecycle and formation policies, the use recorder and the clock.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
 
 import attrs
 
@@ -21,6 +24,7 @@ from bitemporal_core.backends.port import (
 )
 from bitemporal_core.language.analysis import Analyser
 from bitemporal_core.language.pool import AnalysisPool
+from bitemporal_core.model import Formation
 from bitemporal_core.providers.llm import LLM
 from bitemporal_core.ranking.decay import Lifecycle
 from bitemporal_core.ranking.recallm import RecallParams
@@ -40,6 +44,8 @@ class Services:
     params: RecallParams
     lifecycle: Lifecycle
     uses: UseRecorder
+    formation: Formation = attrs.field(factory=Formation)
+    clock: Callable[[], datetime] | None = None  # the default transaction time (replays)
 
     @property
     def log(self) -> TransactionLog:

@@ -25,6 +25,7 @@ class Item:
     valid_to: datetime | Unset | None
     meta: dict[str, Any]
     message_id: str
+    said_at: datetime | None = None  # when said, if before the transaction time
 
     @property
     def key(self) -> tuple[str, str] | None:

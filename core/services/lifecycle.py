@@ -181,7 +181,7 @@ def abstract(
             for p, v in zip(planned, versions, strict=True)
         ]
 
-    return commit(ctx.log, ns, at, build)
+    return commit(ctx.log, ns, at, build, now=ctx.clock)
 
 
 def abstractions(ctx: Services, ns: str, basis: Basis) -> list[Abstraction]:

@@ -15,13 +15,17 @@ __all__ = [
     "ABSTRACT_PROMPT",
     "CONTRADICTION_PROMPT",
     "KIND_PROMPT",
+    "MEMORY_PROMPT",
     "RELATIONS_PROMPT",
     "SUMMARY_PROMPT",
+    "UPDATE_PROMPT",
     "classify_kinds",
     "contradictions",
+    "decide_updates",
     "propose_relations",
     "summarise",
     "summarise_group",
+    "worth_remembering",
 ]
 
 CONTRADICTION_PROMPT = (
@@ -59,6 +63,63 @@ def contradictions(llm: LLM, statement: str, candidates: Sequence[Fact]) -> list
     for n in numbers if isinstance(numbers, list) else []:
         if isinstance(n, int) and 1 <= n <= len(candidates) and candidates[n - 1] not in chosen:
             chosen.append(candidates[n - 1])
+    return chosen
+
+
+MEMORY_PROMPT = (
+    "You maintain a user's memory. For each numbered statement from a conversation, say"
+    " whether it is worth remembering (it states something about someone or something) or"
+    " not (a question, greeting, thanks, acknowledgement or filler). Answer with JSON only:"
+    ' {"memory": [true or false, ...]}.'
+)
+UPDATE_PROMPT = (
+    "You maintain a user's memory. Given a NEW statement and numbered CURRENT facts, decide"
+    ' for each fact: "update" if the new statement replaces it (a new value of the same'
+    ' thing: a new city, job, car, ...), "delete" if it says the fact stopped being true,'
+    ' or "none" (facts that merely share a topic, or are about someone else, stay). Answer'
+    ' with JSON only: {"actions": [{"fact": number, "action": "update|delete|none"}, ...]}.'
+)
+
+
+def worth_remembering(llm: LLM, texts: Sequence[str]) -> list[bool | None]:
+    """The LLM's judgement for each text: worth remembering, or None where it gave none."""
+    numbered = "\n".join(f"{i}. {text}" for i, text in enumerate(texts, 1))
+    match = _JSON.search(llm.complete(MEMORY_PROMPT, f"STATEMENTS:\n{numbered}"))
+    try:
+        flags = json.loads(match.group(0)).get("memory", []) if match else []
+    except (ValueError, AttributeError):
+        flags = []
+    flags = flags if isinstance(flags, list) else []
+    return [
+        flags[i] if i < len(flags) and isinstance(flags[i], bool) else None
+        for i in range(len(texts))
+    ]
+
+
+def decide_updates(llm: LLM, statement: str, candidates: Sequence[Fact]) -> list[Fact] | None:
+    """The candidates the LLM says `statement` updates or deletes; None if its answer is
+    unusable (malformed, or naming no known fact), so the offline rules decide instead."""
+    if not candidates:
+        return []
+    numbered = "\n".join(f"{i}. {fact.text}" for i, fact in enumerate(candidates, 1))
+    match = _JSON.search(llm.complete(UPDATE_PROMPT, f"NEW: {statement}\nCURRENT:\n{numbered}"))
+    try:
+        actions = json.loads(match.group(0)).get("actions") if match else None
+    except (ValueError, AttributeError):
+        actions = None
+    if not isinstance(actions, list):
+        return None
+    chosen: list[Fact] = []
+    for action in actions:
+        if not isinstance(action, dict):
+            return None
+        n, verb = action.get("fact"), action.get("action")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(candidates):
+            return None
+        if verb in ("update", "delete") and candidates[n - 1] not in chosen:
+            chosen.append(candidates[n - 1])
+        elif verb not in ("update", "delete", "none"):
+            return None
     return chosen
 
 

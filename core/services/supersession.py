@@ -13,10 +13,16 @@ from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.model import Fact, Lineage
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.items import Item
-from bitemporal_core.services.llm_tasks import classify_kinds, contradictions, summarise
+from bitemporal_core.services.llm_tasks import classify_kinds, summarise
 from bitemporal_core.services.versions import new_version
 
-__all__ = ["llm_kinds", "llm_kinds_many", "moved_predecessor", "replaced_facts", "truncated"]
+__all__ = [
+    "concept_summaries",
+    "llm_kinds",
+    "llm_kinds_many",
+    "moved_predecessor",
+    "truncated",
+]
 
 
 _log = logging.getLogger(__name__)
@@ -33,30 +39,6 @@ def moved_predecessor(
     if prev_current is None or prev_current.valid_to != current.valid_from:
         return None
     return prev_current, ctx.analyser.analyse_one(prev_current.text)
-
-
-def replaced_facts(
-    ctx: Services, namespace: str, statements: list[Analysed], at: datetime | None
-) -> list[tuple[Fact, Analysed] | None]:
-    """With an LLM: for each statement, the current fact sharing its concepts that the LLM
-    says it replaces (checking only those, never the whole namespace)."""
-    if ctx.llm is None:
-        return []
-    when = at or datetime.now(UTC)
-    out: list[tuple[Fact, Analysed] | None] = []
-    taken: set[str] = set()
-    for st in statements:
-        keys = [key for key, _ in st.concepts]
-        scope = RecallScope(namespace=namespace, valid_at=when, known_at=when)
-        found = ctx.reads.mentions(scope, keys, 5) if keys else []
-        candidates = list({f.id: f for _, f in found if f.id not in taken}.values())[:10]
-        replaced = contradictions(ctx.llm, st.text, candidates)
-        if replaced:
-            taken.add(replaced[0].id)
-            out.append((replaced[0], ctx.analyser.analyse_one(replaced[0].text)))
-        else:
-            out.append(None)
-    return out
 
 
 def llm_kinds(ctx: Services, statements: list[Analysed], kind: str | None) -> list[Analysed]:
@@ -122,7 +104,10 @@ def concept_summaries(
         scope = RecallScope(namespace=namespace, valid_at=when, known_at=when)
         found = ctx.reads.mentions(scope, [key], 20)
         mentions = [(f.valid_from, f.text) for _, f in found] + [(when, t) for t in texts]
-        out.append((key, summarise(ctx.llm, display[key], mentions)))
+        try:
+            out.append((key, summarise(ctx.llm, display[key], mentions)))
+        except BackendError as e:  # a summary is a convenience, not worth failing a write for
+            _log.warning("concept summary skipped: %s", e)
     return tuple(out)
 
 

@@ -51,6 +51,8 @@ def new_version(
         terms=st.terms,
         length=st.length,
         embedding=st.embedding,
+        language=st.language,
+        category=st.category,
     )
 
 
@@ -73,4 +75,6 @@ def to_fact(namespace: str, v: NewVersion, result: WriteResult) -> Fact:
         kind=v.kind,
         supersedes=v.supersedes,
         t_index=result.t_index,
+        language=v.language,
+        category=v.category,
     )

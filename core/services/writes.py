@@ -13,20 +13,20 @@ from typing import Any
 
 import attrs
 
-from bitemporal_core.backends.port import NewFact, NewMessage, WriteBatch
-from bitemporal_core.common.times import check_interval
+from bitemporal_core.backends.port import Link, NewFact, NewMessage, WriteBatch
+from bitemporal_core.common.times import check_interval, utcnow
 from bitemporal_core.errors import NotCurrent, NotFound
 from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
 from bitemporal_core.services.bulk import remember_batch, repeat_of
 from bitemporal_core.services.commit import commit
 from bitemporal_core.services.context import Services
+from bitemporal_core.services.formation import Book, mentions_for, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
 from bitemporal_core.services.lifecycle import forget_citing
 from bitemporal_core.services.supersession import (
     concept_summaries,
     llm_kinds,
     moved_predecessor,
-    replaced_facts,
     truncated,
 )
 from bitemporal_core.services.versions import check_meta, new_version, to_fact
@@ -58,21 +58,36 @@ def current(ctx: Services, fact: str) -> tuple[Lineage, Fact]:
     return lineage, version
 
 
-def remember(ctx: Services, ns: str, item: Item) -> list[Fact]:
-    """One new fact per statement of the item (or, for a repeat, the facts it already made)."""
+def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) -> list[Fact]:
+    """One new fact per memory-worthy statement of the item, its claims, and the updates
+    they make (see `formation`); for a repeat, the facts it already made."""
     repeated = repeat_of(ctx, ns, item)
     if repeated is not None:
         return repeated
     statements = llm_kinds(ctx, ctx.analyser.analyse(item.text), item.meta["kind"])
-    replaces = replaced_facts(ctx, ns, statements, item.at)
-    summaries = concept_summaries(ctx, ns, statements, item.at)
+    statements = worthiness(ctx, statements)
+    mentions = mentions_for(ctx, ns, statements)
+    at = item.at or (ctx.clock() if ctx.clock else utcnow())
+    plans = plan_statements(
+        ctx,
+        ns,
+        statements,
+        speaker=item.meta["speaker"],
+        at=at,
+        mentions=mentions,
+        book=Book(),
+        updates=updates or ctx.formation.updates,
+    )
+    kept = [p.statement for p in plans if p.keep]
+    summaries = concept_summaries(ctx, ns, kept, item.at)
+    recent = tuple(mentions.recent) if mentions.changed else ()
 
     def build(when: datetime) -> list[Fact]:
-        batch, versions = remember_batch(ctx, ns, when, item, statements, replaces, summaries)
+        batch, versions = remember_batch(ctx, ns, when, item, plans, summaries, recent)
         result = ctx.log.apply_many([batch])[0]
         return [to_fact(ns, v, result) for v in versions]
 
-    return commit(ctx.log, ns, item.at, build)
+    return commit(ctx.log, ns, item.at, build, now=ctx.clock)
 
 
 def supersede(
@@ -107,6 +122,7 @@ def supersede(
             at=when,
             close=(version.version_id, *stale),
             facts=(NewFact(id=new.fact_id, supersedes=version.id),),
+            links=(Link(fact=new.fact_id, replaced=version.id),),
             versions=(new, *truncated(version, old, start)),
             messages=(message,),
             concepts=statement.concepts,
@@ -115,7 +131,7 @@ def supersede(
         )
         return to_fact(ns, new, ctx.log.apply_many([batch])[0])
 
-    return commit(ctx.log, ns, at, build)
+    return commit(ctx.log, ns, at, build, now=ctx.clock)
 
 
 def correct(
@@ -164,7 +180,7 @@ def correct(
         )
         return to_fact(lineage.namespace, new, ctx.log.apply_many([batch])[0])
 
-    return commit(ctx.log, lineage.namespace, at, build)
+    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
 
 
 def retract(ctx: Services, fact: str, *, at: datetime | None) -> Fact:
@@ -177,7 +193,7 @@ def retract(ctx: Services, fact: str, *, at: datetime | None) -> Fact:
         ctx.log.apply_many([WriteBatch(namespace=lineage.namespace, at=when, close=close)])
         return attrs.evolve(version, superseded_at=when)
 
-    return commit(ctx.log, lineage.namespace, at, build)
+    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
 
 
 def add_message(
@@ -197,7 +213,7 @@ def add_message(
         ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
         return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
-    return commit(ctx.log, ns, at, build)
+    return commit(ctx.log, ns, at, build, now=ctx.clock)
 
 
 def forget_fact(ctx: Services, fact_id: str) -> int:
@@ -210,10 +226,18 @@ def forget_fact(ctx: Services, fact_id: str) -> int:
 def add_turn(ctx: Services, ns: str, turn: Turn, *, msg_id: str) -> list[Fact]:
     """Store a conversation turn as a message and, if it feeds the memory, remember its text
     with the message as source (one write when the message is the text itself)."""
+    at = turn.at
+    if at is not None and ctx.log.clock(ns).last_tx is not None:
+        last = ctx.log.clock(ns).last_tx
+        at = None if last is not None and at < last else at  # said before the latest write
     if turn.message is not None or not turn.remember:
         body = turn.text if turn.message is None else turn.message
-        add_message(ctx, ns, body, msg_id=msg_id, session=turn.session, role=turn.role, at=None)
+        add_message(ctx, ns, body, msg_id=msg_id, session=turn.session, role=turn.role, at=at)
     if not turn.remember:
         return []
-    meta = check_meta(speaker=turn.role, source=msg_id, session=turn.session, kind=None)
-    return remember(ctx, ns, prepare_item(turn.text, valid_to=UNSET, meta=meta))
+    speaker = turn.speaker or turn.role
+    meta = check_meta(speaker=speaker, source=msg_id, session=turn.session, kind=None)
+    item = prepare_item(turn.text, at=at, valid_to=UNSET, meta=meta)
+    if turn.at is not None and at is None:
+        item = attrs.evolve(item, said_at=turn.at)
+    return remember(ctx, ns, item)

@@ -7,8 +7,8 @@ call to a service (`bitemporal_core.services`); every method has an `a`-prefixed
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,20 +31,19 @@ from bitemporal_core.language.pool import AnalysisPool
 from bitemporal_core.language.temporal import TimeResolver
 from bitemporal_core.model import (
     UNSET,
-    Abstraction,
     Basis,
     Concept,
     ConceptEdge,
     Fact,
+    Formation,
     Hit,
-    InferredEdge,
     Lineage,
     Message,
     Turn,
     Unset,
 )
 from bitemporal_core.providers.embeddings import as_embedder
-from bitemporal_core.providers.llm import as_llm
+from bitemporal_core.providers.llm import GuardedLLM, as_llm
 from bitemporal_core.providers.tokens import TokenCounter, default_counter
 from bitemporal_core.ranking.decay import Lifecycle
 from bitemporal_core.ranking.recallm import RecallParams
@@ -54,6 +53,9 @@ from bitemporal_core.services.items import prepare_item
 from bitemporal_core.services.recall import ConceptView, Ranker, ranked
 from bitemporal_core.services.uses import UseRecorder
 from bitemporal_core.services.versions import check_meta
+from bitemporal_core.store.formation import FormationMethods
+from bitemporal_core.store.lifecycle import LifecycleMethods
+from bitemporal_core.store.scope import resolved_basis as _basis
 from bitemporal_core.views.prompt import render_context
 from bitemporal_core.views.timeline import Timeline
 
@@ -70,13 +72,7 @@ def _opt_end(value: datetime | Unset | None) -> datetime | Unset | None:
     return value if isinstance(value, Unset) else _opt_time(value, "valid_to")
 
 
-def _basis(basis: Basis | None) -> Basis:
-    if basis is not None and not isinstance(basis, Basis):
-        raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
-    return (basis or Basis()).resolved()
-
-
-class MemoryStore(Closing):
+class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     """A bitemporal memory of facts and concepts over a storage engine.
 
     Build one with `MemoryStore.embedded(path)` (LadybugDB, the default) or
@@ -91,12 +87,17 @@ class MemoryStore(Closing):
         embedder: optional embeddings for a vector rank in recall: an `Embedder`, a callable
             `texts -> vectors`, a LangChain `Embeddings`, a LlamaIndex `BaseEmbedding` or an
             OpenAI client (see `bitemporal_core.as_embedder`).
-        llm: optional `bitemporal_core.LLM` or `openai.OpenAI` client: a new statement
-            then supersedes the current facts sharing its concepts that the LLM says it
-            contradicts. Without one, nothing is superseded implicitly.
+        llm: optional `bitemporal_core.LLM`, `openai.OpenAI` client, LangChain
+            `BaseChatModel` or LlamaIndex `LLM`: it then judges what is worth remembering and
+            decides which current facts a new statement updates (the offline rules decide
+            when it fails or takes longer than `formation.llm_timeout`).
         params: RecallM parameters.
         lifecycle: decay, reinforcement and inferred-relationship weights for recall (default:
             no decay, no reinforcement).
+        formation: what becomes a memory and how updates apply (`Formation`; default:
+            questions and small talk stay messages, updates apply automatically).
+        clock: the default transaction time instead of the engine's clock (replays, tests):
+            "yesterday" then resolves against the moment the message was said.
         owns_backend: close the backend with the store.
     """
 
@@ -111,10 +112,17 @@ class MemoryStore(Closing):
         llm: object = None,
         params: RecallParams | None = None,
         lifecycle: Lifecycle | None = None,
+        formation: Formation | None = None,
+        clock: Callable[[], datetime] | None = None,
         owns_backend: bool = True,
     ) -> None:
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
             raise InvalidInput("lifecycle must be a Lifecycle")
+        if formation is not None and not isinstance(formation, Formation):
+            raise InvalidInput("formation must be a Formation")
+        if clock is not None and not callable(clock):
+            raise InvalidInput("clock must be a callable returning an aware datetime")
+        formation = formation or Formation()
         analyser = Analyser(
             extractor=extractor,
             resolver=resolver,
@@ -124,10 +132,12 @@ class MemoryStore(Closing):
             backend=backend,
             analyser=analyser,
             pool=AnalysisPool(analyser),
-            llm=None if llm is None else as_llm(llm),
+            llm=None if llm is None else as_llm(llm, timeout=formation.llm_timeout),
             params=params or RecallParams(),
             lifecycle=lifecycle or Lifecycle(),
             uses=UseRecorder(backend),
+            formation=formation,
+            clock=clock,
         )
         self._counter = counter
         self._owns_backend = owns_backend
@@ -183,7 +193,8 @@ class MemoryStore(Closing):
             f"engine={self._ctx.backend!r} extractor={analyser.extractor_name} "
             f"resolver={analyser.resolver_name} tokens={self.counter.name} "
             f"embedder={analyser.embedder.name if analyser.embedder else 'off'} "
-            f"llm={llm.name if llm else 'off'}"
+            f"llm={llm.name if llm else 'off'} "
+            f"formation=keep:{self._ctx.formation.keep},updates:{self._ctx.formation.updates}"
         )
 
     @property
@@ -201,6 +212,8 @@ class MemoryStore(Closing):
         driver is never closed)."""
         self._ctx.uses.flush()
         self._ctx.pool.close()
+        if isinstance(self._ctx.llm, GuardedLLM):
+            self._ctx.llm.close()
         if self._owns_backend:
             self._ctx.backend.close()
 
@@ -217,8 +230,11 @@ class MemoryStore(Closing):
         source: str | None = None,
         session: str | None = None,
         kind: str | None = None,
+        updates: str | None = None,
     ) -> list[Fact]:
-        """Split `text` into statements and record each as a new fact at transaction time `at`.
+        """Split `text` into statements and record each memory-worthy one as a new fact at
+        transaction time `at`; its claims may supersede current facts (see `Formation`;
+        `updates` overrides the store's "auto", "suggest" or "off" for this call).
 
         `valid_from` given explicitly wins; else a temporal expression in the statement is
         resolved against `at` ("yesterday", "next month"); else it is `at`. `valid_to=None`
@@ -230,7 +246,9 @@ class MemoryStore(Closing):
         ns = check_namespace(namespace)
         meta = check_meta(speaker=speaker, source=source, session=session, kind=kind)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
-        return writes.remember(self._ctx, ns, item)
+        if updates is not None and updates not in ("auto", "suggest", "off"):
+            raise InvalidInput("updates must be one of auto, suggest, off")
+        return writes.remember(self._ctx, ns, item, updates=updates)
 
     def remember_many(
         self,
@@ -490,86 +508,6 @@ class MemoryStore(Closing):
         session = check_optional_name(session, "session")
         return self._ctx.messages.delete_messages(ns, session, checked)
 
-    # --- memory lifecycle ---------------------------------------------------------------
-    def abstract(
-        self,
-        namespace: str = "default",
-        *,
-        min_facts: int = 3,
-        max_facts: int = 12,
-        at: datetime | None = None,
-    ) -> list[Abstraction]:
-        """Summarise groups of related current facts (sharing a concept) as abstractions.
-
-        Each group's abstraction is a fact of kind "abstraction" linked (ABSTRACTS) to the
-        versions it summarises, written by the LLM when one is configured, else an extractive
-        digest. A group whose members changed gets a new version (the old one stays as known
-        then); an unchanged group is left alone. Returns the abstractions written.
-        """
-        ns = check_namespace(namespace)
-        return lifecycle.abstract(self._ctx, ns, min_facts=min_facts, max_facts=max_facts, at=at)
-
-    def abstractions(
-        self, namespace: str = "default", *, basis: Basis | None = None
-    ) -> list[Abstraction]:
-        """The abstractions valid and known at the basis, with the versions they summarise."""
-        return lifecycle.abstractions(self._ctx, check_namespace(namespace), _basis(basis))
-
-    def prune(
-        self,
-        namespace: str = "default",
-        *,
-        min_weight: float = 0.1,
-        half_life: timedelta | None = None,
-        at: datetime | None = None,
-        dry_run: bool = False,
-    ) -> list[Fact]:
-        """Archive weak current memories out of default recall; returns them.
-
-        A memory's weight decays with age (`half_life`, default the store's lifecycle) and grows
-        with use. Archived memories stay in history, snapshots, timelines and in recalls whose
-        basis is known before the archiving; `recall(include_archived=True)` shows them too.
-        """
-        return lifecycle.prune(
-            self._ctx,
-            check_namespace(namespace),
-            min_weight=min_weight,
-            half_life=half_life,
-            at=at,
-            dry_run=dry_run,
-        )
-
-    def infer_relationships(
-        self,
-        namespace: str = "default",
-        *,
-        min_strength: int = 3,
-        min_shared: int = 2,
-        max_concepts: int = 200,
-        at: datetime | None = None,
-    ) -> list[InferredEdge]:
-        """Infer typed relationships between concepts, kept apart from stated facts.
-
-        Rules: concepts co-mentioned at least `min_strength` times are ASSOCIATED_WITH each
-        other; unrelated concepts sharing `min_shared` neighbours are SIMILAR_TO each other
-        (confidence from the Adamic-Adar score). With an LLM, it proposes typed relations too
-        (e.g. paris LOCATED_IN france). Recall follows them at a lower weight.
-        """
-        return lifecycle.infer_relationships(
-            self._ctx,
-            check_namespace(namespace),
-            min_strength=min_strength,
-            min_shared=min_shared,
-            max_concepts=max_concepts,
-            at=at,
-        )
-
-    def relationships(
-        self, namespace: str = "default", *, keys: Sequence[str] | None = None
-    ) -> list[InferredEdge]:
-        """Inferred relationships of a namespace (touching `keys`, if given), best first."""
-        return lifecycle.relationships(self._ctx, check_namespace(namespace), keys)
-
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)
     aremember_many = twin(remember_many)
@@ -591,8 +529,3 @@ class MemoryStore(Closing):
     anamespaces = twin(namespaces)
     asessions = twin(sessions)
     adelete_messages = twin(delete_messages)
-    aabstract = twin(abstract)
-    aabstractions = twin(abstractions)
-    aprune = twin(prune)
-    ainfer_relationships = twin(infer_relationships)
-    arelationships = twin(relationships)

@@ -203,7 +203,7 @@ def test_forget_namespace_leaves_no_trace(store: MemoryStore) -> None:
     assert not [n for n in dump if n.get("namespace") == "x" or n.get("name") == "x"]
     left = [n for n in dump if "zanzibar" in str(n)]
     assert {n["namespace"] for n in left} == {"y"}
-    assert len(left) == 4  # y's message, fact version, concept and keyword term
+    assert len(left) == 5  # y's message, fact version, concept, keyword term and claim
     assert store.namespaces() == ["y"]
 
 

@@ -1,7 +1,8 @@
 """A tiny OpenAI-compatible chat server for tests: deterministic rules instead of a model.
 
 It answers `POST /v1/chat/completions` like the real API (so the real `openai` client talks to
-it) and records every request. Rules: for the contradiction prompt, a CURRENT fact is replaced
+it) and records every request. Rules: a statement is worth remembering unless it ends with "?";
+for the update (and the older contradiction) prompt, a CURRENT fact is replaced
 when it shares a content word with the NEW statement and exactly one of the two carries a
 change marker ("allergic", "no longer", "moved", "hate", "stopped"); for a summary prompt, the
 reply lists the statements' first words; kinds, abstractions and relations follow simple marker
@@ -60,6 +61,9 @@ def answer(system: str, user: str) -> str:
         return f"About {topic.group(1) if topic else 'it'}: " + "; ".join(
             re.findall(r"^- (.*)$", user, re.M)
         )
+    if "worth remembering" in system:
+        texts = re.findall(r"^\d+\. (.*)$", user, re.M)
+        return json.dumps({"memory": [not t.rstrip().endswith("?") for t in texts]})
     if "JSON" in system:
         new = re.search(r"NEW: (.*)", user)
         facts = re.findall(r"^(\d+)\. (.*)$", user, re.M)
@@ -70,6 +74,8 @@ def answer(system: str, user: str) -> str:
             for n, text in facts
             if _words(text) & _words(new.group(1)) and _changed(text) != _changed(new.group(1))
         ]
+        if '"actions"' in system:
+            return json.dumps({"actions": [{"fact": n, "action": "update"} for n in replaced]})
         return json.dumps({"replaced": replaced})
     statements = re.findall(r"^- \(\S+\) (.*)$", user, re.M)
     return "Summary: " + "; ".join(s.split()[0] for s in statements)

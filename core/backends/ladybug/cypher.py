@@ -42,6 +42,21 @@ SCHEMA = (
     "CREATE REL TABLE IF NOT EXISTS ABSTRACTS(FROM Version TO Version)",
     "CREATE REL TABLE IF NOT EXISTS INFERRED(FROM Concept TO Concept, type STRING,"
     " confidence DOUBLE, provenance STRING, recorded_at TIMESTAMP)",
+    # memory formation: claims about entities, reasons of supersessions
+    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
+    "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
+    "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
+    "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
+    "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS confidence DOUBLE",
+    "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS at TIMESTAMP",
+    "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS undone_at TIMESTAMP",
+    "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING PRIMARY KEY, namespace STRING,"
+    " key STRING, name STRING, kind STRING)",
+    "CREATE NODE TABLE IF NOT EXISTS Claim(id STRING PRIMARY KEY, namespace STRING,"
+    " subject STRING, slot STRING, value STRING, value_keys STRING, positive BOOLEAN,"
+    " one_value BOOLEAN, claim_mode STRING, context_keys STRING, rule STRING)",
+    "CREATE REL TABLE IF NOT EXISTS CLAIMS(FROM Version TO Claim)",
+    "CREATE REL TABLE IF NOT EXISTS ABOUT(FROM Claim TO Entity)",
 )
 
 BEGIN = "BEGIN TRANSACTION"
@@ -69,8 +84,8 @@ _CREATE_VERSION = (
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: nullif(r.source, ''), speaker: nullif(r.speaker, ''),"
     " session: nullif(r.session, ''), kind: r.kind, supersedes: nullif(r.supersedes, ''),"
-    " t_index: r.t_index,"
-    " length: r.length})"
+    " t_index: r.t_index, length: r.length, language: nullif(r.language, ''),"
+    " category: r.category})"
     " CREATE (v)-[:VERSION_OF]->(f)"
 )
 # A new lineage and its first version in one statement (CREATE is far cheaper than MERGE).
@@ -96,6 +111,21 @@ WRITE_MESSAGES = (
     " seq: r.seq})"
     " WITH m, r UNWIND r.versions AS vid MATCH (v:Version {id: vid})"
     " CREATE (v)-[:FROM_MESSAGE]->(m)"
+)
+
+
+EXISTING_ENTITIES = "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id"
+CREATE_ENTITIES = (
+    "UNWIND $rows AS r CREATE (:Entity {id: r.id, namespace: $ns, key: r.key, name: r.name,"
+    " kind: r.kind})"
+)
+WRITE_CLAIMS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}) WITH v, r MATCH (e:Entity {id: r.e})"
+    " CREATE (c:Claim {id: r.id, namespace: $ns, subject: r.subject, slot: r.slot,"
+    " value: r.value, value_keys: r.value_keys, positive: r.positive,"
+    " one_value: r.one_value, claim_mode: r.claim_mode, context_keys: r.context_keys,"
+    " rule: r.rule})"
+    " CREATE (v)-[:CLAIMS]->(c) CREATE (c)-[:ABOUT]->(e)"
 )
 
 
@@ -144,6 +174,8 @@ FORGET_NS_CONCEPTS = "MATCH (c:Concept) WHERE c.namespace = $ns DETACH DELETE c 
 FORGET_NS_TERMS = "MATCH (t:Term) WHERE t.namespace = $ns DETACH DELETE t RETURN count(*)"
 FORGET_NS_MESSAGES = "MATCH (m:Message) WHERE m.namespace = $ns DETACH DELETE m RETURN count(*)"
 FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s RETURN count(*)"
+FORGET_NS_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
+FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e RETURN count(*)"
 
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from bitemporal_core.backends import cypher as c
-from bitemporal_core.backends.base import CypherBackend, Run, abstract_rows, inferred_rows
+from bitemporal_core.backends.base import (
+    CypherBackend,
+    Run,
+    abstract_rows,
+    claim_rows,
+    entity_rows,
+    formation_writes,
+    inferred_rows,
+    link_rows,
+)
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.index import RecallIndex
 from bitemporal_core.backends.merge import (
@@ -34,7 +43,7 @@ from bitemporal_core.backends.port import (
     WriteBatch,
     WriteResult,
 )
-from bitemporal_core.backends.rows import open_end, scoped
+from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
 from bitemporal_core.errors import BackendError, ConfigurationError, NotCurrent
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
@@ -156,6 +165,8 @@ class LadybugBackend(CypherBackend):
         msg_seq = self._write_messages(ns, steps, int(msg_seq))
         if links := abstract_rows(batches):
             self._run(self._s.WRITE_ABSTRACTS, {"rows": links})
+        self._write_claims(ns, batches)
+        formation_writes(self._run, ns, batches)
         last = max(to_utc(last_tx), results[-1].at)
         params = {
             "ns": ns,
@@ -167,6 +178,19 @@ class LadybugBackend(CypherBackend):
         }
         self._run(self._s.UPDATE_NAMESPACE, params)
         return results, last, concepts, related
+
+    def _write_claims(self, ns: str, batches: Sequence[WriteBatch]) -> None:
+        """Claims of new versions and the entities they are about (created when new)."""
+        claims = claim_rows(ns, batches)
+        if not claims:
+            return
+        entities = entity_rows(ns, batches)
+        ids = [e["id"] for e in entities]
+        existing = {r[0] for r in self._run(q.EXISTING_ENTITIES, {"ids": ids})}
+        new = [e for e in entities if e["id"] not in existing]
+        if new:
+            self._run(q.CREATE_ENTITIES, {"rows": new, "ns": ns})
+        self._run(q.WRITE_CLAIMS, {"rows": claims, "ns": ns})
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
@@ -202,7 +226,7 @@ class LadybugBackend(CypherBackend):
         vectors = vector_rows([b for b, _ in steps])
         if vectors:
             self._run(c.SET_EMBEDDINGS, {"rows": vectors})
-        links = [{"id": f, "supersedes": s} for f, s in lineage.items() if s]
+        links = link_rows([b for b, _ in steps])
         if links:
             self._run(self._s.LINK_SUPERSEDES, {"rows": links})
 
@@ -409,7 +433,7 @@ class LadybugBackend(CypherBackend):
                 facts = index.read_facts(self._run, self._fact, [vid for vid, _ in best])
                 return [(facts[vid], score) for vid, score in best if vid in facts]
         params = {**scope.params(), "vector": list(vector), "k": k}
-        return [(self._fact(r), float(r[16])) for r in self._read(query, params)]
+        return [(self._fact(r), float(r[WIDTH])) for r in self._read(query, params)]
 
     def _may_have_summaries(self, namespace: str) -> bool:
         with self._lock:
@@ -428,6 +452,8 @@ class LadybugBackend(CypherBackend):
                 q.FORGET_NS_TERMS,
                 q.FORGET_NS_MESSAGES,
                 q.FORGET_NS_SUMMARIES,
+                q.FORGET_NS_CLAIMS,
+                q.FORGET_NS_ENTITIES,
                 c.FORGET_NS_NODE,
             ):
                 rows = self._run(statement, {"ns": namespace})

@@ -208,6 +208,8 @@ class NamespaceIndex:
             if where.kinds is not None:
                 codes = [self.kinds[k] for k in where.kinds if k in self.kinds]
                 mask &= np.isin(c("kind"), codes)
+            elif "talk" in self.kinds:  # small talk kept as facts stays out of default recall
+                mask &= c("kind") != self.kinds["talk"]
             self._mask, self._mask_key = mask, key
         return self._mask
 

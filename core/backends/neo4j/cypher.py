@@ -20,6 +20,8 @@ CONSTRAINTS = (
     "CREATE CONSTRAINT bt_term_id IF NOT EXISTS FOR (t:Term) REQUIRE t.id IS UNIQUE",
     "CREATE CONSTRAINT bt_message_id IF NOT EXISTS FOR (m:Message) REQUIRE m.id IS UNIQUE",
     "CREATE CONSTRAINT bt_summary_id IF NOT EXISTS FOR (s:Summary) REQUIRE s.id IS UNIQUE",
+    "CREATE CONSTRAINT bt_entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE",
+    "CREATE CONSTRAINT bt_claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE",
 )
 INDEXES = (
     "CREATE INDEX bt_version_ns_valid IF NOT EXISTS FOR (v:Version) ON (v.namespace, v.valid_from)",
@@ -31,6 +33,8 @@ INDEXES = (
     "CREATE INDEX bt_concept_ns IF NOT EXISTS FOR (c:Concept) ON (c.namespace)",
     "CREATE INDEX bt_term_ns IF NOT EXISTS FOR (t:Term) ON (t.namespace)",
     "CREATE INDEX bt_message_ns_seq IF NOT EXISTS FOR (m:Message) ON (m.namespace, m.seq)",
+    "CREATE INDEX bt_claim_ns IF NOT EXISTS FOR (c:Claim) ON (c.namespace)",
+    "CREATE INDEX bt_entity_ns IF NOT EXISTS FOR (e:Entity) ON (e.namespace)",
     "CREATE FULLTEXT INDEX bt_version_text IF NOT EXISTS FOR (v:Version) ON EACH [v.text]",
 )
 SCHEMA = CONSTRAINTS + INDEXES
@@ -95,7 +99,9 @@ MERGE_VERSIONS = (
     " v.recorded_at = r.at, v.superseded_at = $eot, v.version = r.version,"
     " v.said_at = r.said_at, v.source = r.source, v.speaker = r.speaker,"
     " v.session = r.session, v.kind = r.kind, v.supersedes = r.supersedes,"
-    " v.t_index = r.t_index, v.length = r.length"
+    " v.t_index = r.t_index, v.length = r.length,"
+    " v.language = CASE r.language WHEN '' THEN null ELSE r.language END,"
+    " v.category = r.category"
     " WITH v, r MATCH (f:Fact {id: r.fact_id}) MERGE (v)-[:VERSION_OF]->(f)"
 )
 # A new concept takes the t_index of the batch that first names it; a concept that new
@@ -104,6 +110,18 @@ MERGE_CONCEPTS = (
     "UNWIND $rows AS r MERGE (c:Concept {id: r.id}) ON CREATE SET c.namespace = $ns,"
     " c.key = r.key, c.display = r.display, c.t_index = r.t_index"
     " SET c.t_index = coalesce(r.touch, c.t_index)"
+)
+MERGE_ENTITIES = (
+    "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) ON CREATE SET e.namespace = $ns,"
+    " e.key = r.key, e.name = r.name, e.kind = r.kind"
+)
+MERGE_CLAIMS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.v}), (e:Entity {id: r.e})"
+    " MERGE (c:Claim {id: r.id}) ON CREATE SET c.namespace = $ns, c.subject = r.subject,"
+    " c.slot = r.slot, c.value = r.value, c.value_keys = r.value_keys, c.positive = r.positive,"
+    " c.one_value = r.one_value, c.claim_mode = r.claim_mode,"
+    " c.context_keys = r.context_keys, c.rule = r.rule"
+    " MERGE (v)-[:CLAIMS]->(c) MERGE (c)-[:ABOUT]->(e)"
 )
 MERGE_TERMS = (
     "UNWIND $rows AS r MERGE (t:Term {id: r.id}) ON CREATE SET t.namespace = $ns, t.stem = r.stem"
@@ -155,7 +173,7 @@ VECTOR_EXACT = (
     " AND v.embedding IS NOT NULL AND v.recorded_at <= $known_at AND v.superseded_at > $known_at"
     " AND v.valid_to > $valid_at"
     " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
-    " AND ($any_kind OR v.kind IN $kinds)"
+    " AND (($any_kind AND v.kind <> 'talk') OR v.kind IN $kinds)"
     " WITH v, vector.similarity.cosine(v.embedding, $vector) AS score"
     " RETURN " + _V + ", score ORDER BY score DESC LIMIT $k"
 )
@@ -171,6 +189,8 @@ FORGET_NS_BATCHES = (
     "MATCH (m:Message) WHERE m.namespace = $ns AND m.seq IS NOT NULL"
     " WITH m LIMIT $batch DETACH DELETE m RETURN count(*)",
     "MATCH (s:Summary) WHERE s.namespace = $ns WITH s LIMIT $batch DETACH DELETE s RETURN count(*)",
+    "MATCH (c:Claim) WHERE c.namespace = $ns WITH c LIMIT $batch DETACH DELETE c RETURN count(*)",
+    "MATCH (e:Entity) WHERE e.namespace = $ns WITH e LIMIT $batch DETACH DELETE e RETURN count(*)",
 )
 LOCK_EXISTING_NAMESPACE = "MATCH (n:Namespace {name: $ns}) SET n._lock = true RETURN n.name"
 

@@ -8,7 +8,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bitemporal_core.backends import cypher as c
-from bitemporal_core.backends.base import Rows, abstract_rows
+from bitemporal_core.backends.base import (
+    Rows,
+    abstract_rows,
+    claim_rows,
+    entity_rows,
+    formation_writes,
+    link_rows,
+)
 from bitemporal_core.backends.merge import (
     check_closes,
     concept_rows,
@@ -67,6 +74,8 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         _write_summaries(tx, b)
     if links := abstract_rows(batches):
         _run(tx, q.SHARED.WRITE_ABSTRACTS, {"rows": links})
+    _write_claims(tx, ns, batches)
+    formation_writes(lambda query, p: _run(tx, query, p), ns, batches)
     params = {
         "ns": ns,
         "last_tx": max(last_tx, results[-1].at),
@@ -96,6 +105,15 @@ def _lock_namespace(tx: Any, ns: str) -> tuple[datetime, int, int]:
         if not gone:
             return _dt(last_tx), int(t_index), int(msg_seq)
     raise BackendError(f"namespace {ns!r} is being forgotten: the write was not applied; retry")
+
+
+def _write_claims(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
+    """Claims of new versions and the entities they are about (merged: a retried
+    transaction writes nothing twice)."""
+    claims = claim_rows(ns, batches)
+    if claims:
+        _run(tx, q.MERGE_ENTITIES, {"rows": entity_rows(ns, batches), "ns": ns})
+        _run(tx, q.MERGE_CLAIMS, {"rows": claims, "ns": ns})
 
 
 def _write_summaries(tx: Any, batch: WriteBatch) -> None:
@@ -133,9 +151,9 @@ def _write_facts(tx: Any, ns: str, steps: Steps) -> None:
     ]
     if facts:
         _run(tx, q.MERGE_FACTS, {"rows": facts, "ns": ns})
-        links = [r for r in facts if r["supersedes"]]
-        if links:
-            _run(tx, q.SHARED.LINK_SUPERSEDES, {"rows": links})
+    links = link_rows([b for b, _ in steps])
+    if links:
+        _run(tx, q.SHARED.LINK_SUPERSEDES, {"rows": links})
     versions = [version_row(v, b.at, r.t_index) for b, r in steps for v in b.versions]
     if versions:
         _run(tx, q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})

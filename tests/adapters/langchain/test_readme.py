@@ -38,14 +38,16 @@ def test_langchain_example_runs_and_its_comments_hold(
     monkeypatch.chdir(tmp_path)
     scope: dict[str, Any] = {}
     exec(compile(code, "README.md", "exec"), scope)
-    (messages,) = received
-    assert messages[0].content == (
-        "You are a cook.\n\nMemories (each true during the period shown; most recent last):\n"
-        "- [since 2023-10-27] I am allergic to apples. (said 2023-10-27)"
+    assert len(received) == 3
+    assert received[2][0].content == (
+        "You are a helpful assistant.\n\nMemories (each true during the period shown; most"
+        " recent last):\n- [since 2024-06-12] Big news: I moved to Berlin for a new job."
+        " (user, event, said 2024-06-12)"
     )
     printed = capsys.readouterr().out.splitlines()
     assert printed == [
-        "['human', 'ai']",
-        "I enjoy eating apples. 2023-10-26T00:00:00+00:00 -> 2023-10-27T09:00:00+00:00",
+        "['human', 'ai', 'human', 'ai', 'human', 'ai']",
+        "rule:slot:residence 'move to {v}'",
+        "I live in Lyon with my partner. 2024-05-01T09:00:00+00:00 -> 2024-06-12T09:00:00+00:00",
     ]
     scope["store"].close()

@@ -109,7 +109,7 @@ def test_set_reset_and_chat_history(apples: MemoryStore) -> None:
     memory = BitemporalMemory.from_defaults(apples, chat_history=history, namespace=NS)
     assert memory.get_all() == history
     engine = SimpleChatEngine.from_defaults(llm=llm, memory=memory)
-    engine.chat("Apples?", chat_history=history[:1])  # replaces the stored history
+    engine.chat("I like apples.", chat_history=history[:1])  # replaces the stored history
     assert [r for r, _ in sent(llm)] == ["system", "user", "user"]
     engine.reset()
     assert memory.get_all() == []
@@ -118,7 +118,7 @@ def test_set_reset_and_chat_history(apples: MemoryStore) -> None:
     assert memory.get_all() == history
     asyncio.run(memory.areset())
     assert memory.get_all() == []
-    assert [f.text for f in apples.snapshot(NS)][-1] == "Apples?"  # facts stay
+    assert [f.text for f in apples.snapshot(NS)][-1] == "I like apples."  # facts stay
 
 
 def test_insert_into_the_user_message(apples: MemoryStore) -> None:

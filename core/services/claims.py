@@ -1,0 +1,193 @@
+"""Claims in a conversation: subjects resolved against who was mentioned, and the offline rules
+that decide which current facts a new claim retires (docs/design.md, "Memory formation").
+
+Pure functions over values: the formation service reads the candidates from the engine and
+applies the decisions; the stream benchmark can run them without a store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from bitemporal_core.language.claims_en import keys_of as claim_keys
+from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, slot_table
+from bitemporal_core.model import Claim
+
+__all__ = ["ABOUT", "ANY", "Candidate", "Mentions", "entity_key", "resolve", "retired_by"]
+_PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
+_SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
+
+
+@attrs.define
+class Mentions:
+    """Who a conversation mentioned, most recent first: entity keys of people and relatives
+    (the speaker excluded), to resolve pronouns."""
+
+    recent: list[str] = attrs.field(factory=list)
+    changed: bool = False
+    keep: int = 8
+
+    def add(self, key: str) -> None:
+        if key.startswith(("speaker:", "unknown:")):
+            return
+        if self.recent[:1] != [key]:
+            self.changed = True
+        if key in self.recent:
+            self.recent.remove(key)
+        self.recent.insert(0, key)
+        del self.recent[self.keep :]
+
+    def pronoun(self, word: str) -> str | None:
+        """The entity a pronoun points back to: he/she the latest person or relative who is
+        not a group; they/them the latest group (else None: the speaker's "they")."""
+        singular = word in _SINGULAR_PRONOUNS
+        for key in self.recent:
+            plural = key.split(":", 1)[1] in _PLURAL
+            if plural != singular:
+                return key
+        return None
+
+
+def entity_key(kind: str, name: str, speaker: str | None) -> str:
+    """The key of a claim's subject entity in its namespace."""
+    if kind == "speaker":
+        return "speaker:" + (speaker or "user").strip().lower()
+    return kind + ":" + name.strip().lower()
+
+
+def resolve(
+    draft: ClaimDraft, *, speaker: str | None, mentions: Mentions, context: Sequence[str]
+) -> Claim:
+    """A draft claim with its subject resolved (a pronoun to the person it points back to,
+    else to the speaker), mentions updated."""
+    if draft.subject_kind == "pronoun":
+        found = mentions.pronoun(draft.subject)
+        if found is None:  # "they" with nobody to point at is the speaker's "they"
+            singular = draft.subject in _SINGULAR_PRONOUNS
+            found = "unknown:" + draft.subject if singular else entity_key("speaker", "", speaker)
+        key = found
+    else:
+        key = entity_key(draft.subject_kind, draft.subject, speaker)
+    mentions.add(key)
+    if draft.tentative:
+        mode = "tentative"
+    elif draft.past:
+        mode = "past"
+    elif draft.additive and draft.positive:
+        mode = "add"
+    elif draft.replacing:
+        mode = "replace"
+    else:
+        mode = "state"
+    return Claim(
+        subject=key,
+        slot=draft.slot,
+        value=draft.value,
+        keys=draft.keys,
+        positive=draft.positive,
+        single=draft.single,
+        mode=mode,
+        context=tuple(sorted(set(context))),
+        rule=draft.rule,
+    )
+
+
+@attrs.frozen(kw_only=True)
+class Candidate:
+    """A current fact holding a claim of the same subject and slot."""
+
+    fact_id: str
+    claim: Claim
+    recorded: float  # when the fact was recorded (epoch seconds), for "the latest"
+
+
+def _same_value(a: Claim, b: Claim) -> bool:
+    if not a.keys or not b.keys:
+        return a.value.lower() == b.value.lower()
+    x, y = set(a.keys), set(b.keys)
+    return x <= y or y <= x
+
+
+def _related(new: Claim, old: Claim) -> bool:
+    """The two claims are about the same thing: their values or their statements share a
+    word (the trip to Lisbon, the Toronto flight)."""
+    mine = set(new.keys) | set(new.context)
+    theirs = set(old.keys) | set(old.context)
+    return bool(mine & theirs - set(_GENERIC))
+
+
+_GENERIC = ("week", "month", "year", "day", "time", "thing", "lot", "bit")
+
+
+def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
+    """The fact ids a new claim retires among the subject's current facts, by the offline
+    rules:
+
+    - tentative (a wish, a question, a hypothetical) and past-state claims retire nothing;
+      nor does an addition ("also", "another");
+    - a claim on a single-valued slot retires the facts holding another value of that slot;
+    - a negated or stopped claim retires those it ends: any value of a single-valued slot,
+      the related ones (or the only one) of a many-valued slot, and in any slot the facts
+      whose value it names ("I'm no longer doing the Italian lessons");
+    - a replacing claim on a many-valued slot ("instead", "now") retires the related ones;
+    - a claim retires the negated ones of its slot it contradicts: those about the same
+      value or the whole slot ("no food allergies" by "allergic to shellfish", "I don't own
+      a car" by "I bought a Yaris");
+    - an `about` claim (a statement no slot reads) retires nothing unless it ends something.
+    """
+    if new.mode in ("tentative", "past") or (new.slot == ABOUT and new.positive):
+        return []
+    live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
+    if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
+        return [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
+    held = [c for c in live if c.claim.positive]
+    named = [c.fact_id for c in held if _names(new, c.claim)]
+    if new.slot in (ANY, ABOUT):  # "I quit the choir": whatever holds that value ends
+        return named
+    if new.positive:
+        denied = [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
+        return list(dict.fromkeys(denied + _positive(new, held)))
+    same = [c for c in held if c.claim.slot == new.slot]
+    if not new.positive:
+        if new.single:
+            ended = [c.fact_id for c in same]
+        else:
+            ended = [c.fact_id for c in same if _related(new, c.claim)]
+            ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
+        return list(dict.fromkeys(ended + named))
+    return []
+
+
+def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
+    """What a positive claim retires among the held values of its slot."""
+    same = [c for c in held if c.claim.slot == new.slot]
+    if new.single:
+        return [c.fact_id for c in same if not _same_value(new, c.claim)]
+    if new.mode == "replace":
+        return [c.fact_id for c in same if _related(new, c.claim) and not _same_value(new, c.claim)]
+    return []
+
+
+def _contradicts(new: Claim, old: Claim) -> bool:
+    """A positive claim against a negated one of its slot: of the same value, or of the
+    whole slot ("no allergies", "I don't own a car"); "not vegan" stands beside "vegetarian"."""
+    if old.slot != new.slot:
+        return False
+    return _same_value(new, old) or not set(old.keys) - _slot_words(old.slot)
+
+
+def _slot_words(slot: str) -> set[str]:
+    """The stems that name a slot itself rather than a value of it ("allergies", "food")."""
+    table = slot_table()
+    words = table["slots"].get(slot, {}).get("generic", ())
+    return set(claim_keys(" ".join((*words, *table["cues"]["en"]["unspecific"]))))
+
+
+def _names(new: Claim, old: Claim) -> bool:
+    """A negated claim names the value of another: their value words meet."""
+    if new.positive:
+        return False
+    words = set(new.keys) - set(_GENERIC)
+    return bool(words & (set(old.keys) | set(old.context)))

@@ -1,0 +1,266 @@
+"""Memory formation: what a conversation says becomes memories that stay true
+(docs/design.md, "Memory formation").
+
+For each statement of a message: is it a memory (questions and small talk stay messages,
+unless the store keeps everything)? Which claims does it make, about whom (pronouns resolved
+against who the conversation mentioned)? Which current facts do they retire (the offline rules
+of `services.claims`, or the LLM deciding among candidates found by subject and slot, by the
+embedder and by keyword)? The writes apply the plan.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+
+import attrs
+
+from bitemporal_core.backends.port import NewClaim, RecallScope
+from bitemporal_core.errors import BackendError
+from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.worthiness import MEMORY
+from bitemporal_core.model import Claim, Fact
+from bitemporal_core.services.claims import Candidate, Mentions, resolve, retired_by
+from bitemporal_core.services.context import Services
+from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
+
+__all__ = ["TALK", "Book", "Planned", "Retire", "plan_statements"]
+
+_log = logging.getLogger(__name__)
+
+TALK = "talk"
+"""The kind of a non-memory statement kept as a fact (`Formation(keep="all")`)."""
+
+_CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
+_LLM_CANDIDATES = 8
+
+
+@attrs.frozen(kw_only=True)
+class Retire:
+    """A current fact a new statement supersedes, and why; `fact` is None for a fact planned
+    earlier in the same call and not written yet."""
+
+    fact_id: str
+    fact: Fact | None
+    reason: str
+    confidence: float
+
+
+@attrs.frozen(kw_only=True)
+class Planned:
+    """One statement of a message, as the write will make it: a fact (or not), its claims
+    and the facts it retires (applied only with `updates="auto"`)."""
+
+    statement: Analysed
+    fact_id: str
+    keep: bool
+    claims: tuple[NewClaim, ...] = ()
+    retire: tuple[Retire, ...] = ()
+
+
+@attrs.define
+class Book:
+    """The current facts holding claims, by subject, as one write call sees them: read from
+    the engine (a subject the first time it is needed), then changed by each statement
+    planned (`pending`: planned, not written yet)."""
+
+    loaded: set[str] = attrs.field(factory=set)
+    facts: dict[str, Fact] = attrs.field(factory=dict)
+    claims: dict[str, list[tuple[str, Claim]]] = attrs.field(factory=dict)  # subject -> facts
+    pending: set[str] = attrs.field(factory=set)
+    order: dict[str, float] = attrs.field(factory=dict)
+
+    def load(self, rows: Sequence[tuple[Fact, Claim]]) -> None:
+        for fact, claim in rows:
+            if fact.id not in self.facts or fact.id in self.pending:
+                self.facts[fact.id] = fact
+                self.order[fact.id] = fact.recorded_at.timestamp()
+            if (fact.id, claim) not in self.claims.setdefault(claim.subject, []):
+                self.claims[claim.subject].append((fact.id, claim))
+
+    def ensure(self, ctx: Services, namespace: str, subjects: Sequence[str], at: datetime) -> None:
+        """Read the subjects not read yet (one engine read for all of them)."""
+        missing = [s for s in dict.fromkeys(subjects) if s not in self.loaded]
+        if missing:
+            self.load(ctx.facts.claims(namespace, missing, at))
+            self.loaded.update(missing)
+
+    def forget_loaded(self) -> None:
+        """Read every subject again on its next use (after a write of what was pending)."""
+        self.loaded.clear()
+        self.pending.clear()
+
+    def candidates(self, subject: str) -> list[Candidate]:
+        found = [
+            Candidate(fact_id=f, claim=c, recorded=self.order.get(f, 0.0))
+            for f, c in self.claims.get(subject, ())
+            if f in self.facts or f in self.pending
+        ]
+        return sorted(found, key=lambda c: -c.recorded)
+
+    def retire(self, fact_id: str) -> None:
+        self.facts.pop(fact_id, None)
+        self.pending.discard(fact_id)
+        for held in self.claims.values():
+            held[:] = [(f, c) for f, c in held if f != fact_id]
+
+    def add(self, fact_id: str, claims: Sequence[Claim], order: float) -> None:
+        self.pending.add(fact_id)
+        self.order[fact_id] = order
+        for claim in claims:
+            self.claims.setdefault(claim.subject, []).append((fact_id, claim))
+
+
+def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) -> Mentions:
+    """The people the namespace's conversation mentioned, read from the engine only when the
+    message names someone or speaks of "he", "she" or "they"."""
+    needed = any(st.people for st in statements) or any(
+        d.subject_kind == "pronoun" for st in statements for d in st.claims
+    )
+    return Mentions(list(ctx.facts.recent(namespace))) if needed else Mentions()
+
+
+def worthiness(ctx: Services, statements: list[Analysed]) -> list[Analysed]:
+    """With an LLM, its judgement of what is worth remembering (the offline rules' where it
+    gives none or fails)."""
+    if ctx.llm is None or not statements:
+        return statements
+    try:
+        flags = worth_remembering(ctx.llm, [st.text for st in statements])
+    except BackendError as e:
+        _log.warning("memory-worthiness judged offline: %s", e)
+        return statements
+    out = []
+    for st, flag in zip(statements, flags, strict=True):
+        if flag is None or flag == (st.category == MEMORY):
+            out.append(st)
+        else:
+            out.append(attrs.evolve(st, category=MEMORY if flag else "filler", claims=()))
+    return out
+
+
+def plan_statements(
+    ctx: Services,
+    namespace: str,
+    statements: Sequence[Analysed],
+    *,
+    speaker: str | None,
+    at: datetime,
+    mentions: Mentions,
+    book: Book,
+    updates: str,
+) -> list[Planned]:
+    """The plan of one message: per statement, whether it becomes a fact, its claims and
+    what it retires; `mentions` and `book` are updated as they would be by the write."""
+    out = []
+    for st in statements:
+        fact_id = uuid.uuid4().hex
+        keep = st.category == MEMORY or ctx.formation.keep == "all"
+        for person in st.people:
+            mentions.add(person)
+        if not keep:
+            out.append(Planned(statement=st, fact_id=fact_id, keep=False))
+            continue
+        context = [key for key, _ in st.concepts]
+        claims = [
+            resolve(d, speaker=speaker, mentions=mentions, context=context) for d in st.claims
+        ]
+        if updates != "off" and claims:
+            book.ensure(ctx, namespace, [c.subject for c in claims], at)
+        retire = _retirements(ctx, namespace, st, claims, book, at) if updates != "off" else []
+        for r in retire:
+            book.retire(r.fact_id)
+        book.add(fact_id, claims, at.timestamp())
+        out.append(
+            Planned(
+                statement=st,
+                fact_id=fact_id,
+                keep=True,
+                claims=tuple(
+                    _new_claim(f"{fact_id}-{i:03d}", c, d.subject)
+                    for i, (c, d) in enumerate(zip(claims, st.claims, strict=True))
+                ),
+                retire=tuple(retire) if updates == "auto" else (),
+            )
+        )
+    return out
+
+
+def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:
+    """A claim to write (in statement order: its id sorts by position)."""
+    kind = claim.subject.split(":", 1)[0]
+    name = said or claim.subject.split(":", 1)[1]
+    return NewClaim(id=claim_id, version_id="", claim=claim, entity_name=name, entity_kind=kind)
+
+
+def _retirements(
+    ctx: Services,
+    namespace: str,
+    st: Analysed,
+    claims: Sequence[Claim],
+    book: Book,
+    at: datetime,
+) -> list[Retire]:
+    """What a statement retires: the LLM's decision among the candidates when one is
+    configured and answers, else the offline rules' (the later claim acting last)."""
+    offline: dict[str, Retire] = {}
+    for claim in claims:
+        for fact_id in retired_by(claim, book.candidates(claim.subject)):
+            offline.setdefault(
+                fact_id,
+                Retire(
+                    fact_id=fact_id,
+                    fact=book.facts.get(fact_id),
+                    reason="rule:" + claim.rule,
+                    confidence=_confidence(claim),
+                ),
+            )
+    if ctx.llm is None:
+        return list(offline.values())
+    decided = _llm_retirements(ctx, namespace, st, claims, book, at)
+    return list(offline.values()) if decided is None else decided
+
+
+def _confidence(claim: Claim) -> float:
+    if not claim.positive:
+        return _CONFIDENCE["negated"]
+    return _CONFIDENCE["single"] if claim.single else _CONFIDENCE["replace"]
+
+
+def _llm_retirements(
+    ctx: Services,
+    namespace: str,
+    st: Analysed,
+    claims: Sequence[Claim],
+    book: Book,
+    at: datetime,
+) -> list[Retire] | None:
+    """The LLM's choice among the candidates: the facts holding claims of the statement's
+    subjects, the nearest current facts by embedding, and the best by keyword; None when it
+    fails or answers nothing usable (the offline rules then decide)."""
+    assert ctx.llm is not None
+    found: dict[str, Fact] = {}
+    for claim in claims:
+        for c in book.candidates(claim.subject):
+            if c.fact_id in book.facts:
+                found.setdefault(c.fact_id, book.facts[c.fact_id])
+    scope = RecallScope(namespace=namespace, valid_at=at, known_at=at)
+    terms = [t for t, _ in st.terms]
+    for fact, _ in ctx.reads.keyword_search(scope, terms, _LLM_CANDIDATES) if terms else ():
+        found.setdefault(fact.id, fact)
+    if st.embedding is not None:
+        for fact, _ in ctx.reads.vector_search(scope, st.embedding, _LLM_CANDIDATES):
+            found.setdefault(fact.id, fact)
+    candidates = [f for f in found.values() if f.kind != TALK]
+    try:
+        chosen = decide_updates(ctx.llm, st.text, candidates)
+    except BackendError as e:
+        _log.warning("updates decided offline: %s", e)
+        return None
+    if chosen is None:
+        _log.warning("updates decided offline: the LLM's answer was not usable")
+        return None
+    reason = "llm:" + ctx.llm.name
+    return [Retire(fact_id=f.id, fact=f, reason=reason, confidence=0.9) for f in chosen]

@@ -1,0 +1,232 @@
+"""Memory formation on every engine: what becomes a memory, claims, and the updates they make
+with no explicit call (docs/design.md, "Memory formation")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bitemporal_core import Basis, Formation, InvalidInput, MemoryStore, NotFound, Turn
+
+T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
+
+
+def day(n: float) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def now(n: float) -> Basis:
+    return Basis(valid_at=day(n), known_at=day(n))
+
+
+def texts(store: MemoryStore, ns: str, n: float = 100) -> set[str]:
+    return {f.text for f in store.snapshot(ns, basis=now(n))}
+
+
+def say(store: MemoryStore, ns: str, *lines: str) -> None:
+    for i, line in enumerate(lines):
+        store.remember(line, namespace=ns, at=day(i))
+
+
+# --- what becomes a memory ----------------------------------------------------------------
+def test_questions_and_small_talk_stay_messages(store: MemoryStore) -> None:
+    say(store, "t", "Hi!", "I live in Lyon.", "What's the weather like where I live?", "Nice!")
+    assert texts(store, "t") == {"I live in Lyon."}
+    assert [m.text for m in store.messages("t")] == [
+        "Hi!",
+        "I live in Lyon.",
+        "What's the weather like where I live?",
+        "Nice!",
+    ]
+    assert store.remember("Thanks, Ben!", namespace="t", at=day(9)) == []
+    assert "formation=keep:memories,updates:auto" in store.describe()
+
+
+def test_keep_all_makes_talk_facts_left_out_of_recall(store: MemoryStore) -> None:
+    keep = MemoryStore(store.backend, formation=Formation(keep="all"), owns_backend=False)
+    (question,) = keep.remember("Is Lyon nice in spring?", namespace="k", at=T0)
+    lyon = keep.remember("I live in Lyon.", namespace="k", at=day(1))[0]
+    assert (question.kind, question.category, lyon.category) == ("talk", "question", "memory")
+    assert [h.fact.id for h in keep.recall("Lyon", namespace="k", basis=now(2))] == [lyon.id]
+    talk = keep.recall("Lyon", namespace="k", basis=now(2), kinds=["talk"])
+    assert [h.fact.id for h in talk] == [question.id]
+
+
+def test_each_fact_shows_its_language_and_category(store: MemoryStore) -> None:
+    (fact,) = store.remember("I live in Lyon.", namespace="m", at=T0)
+    assert (fact.language, fact.category) == ("en", "memory")
+    assert store.history(fact.id).versions[0].category == "memory"
+
+
+# --- automatic updates, by rule family -----------------------------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Lyon with my partner.", "Big news: I moved to Berlin for a new job."),
+        ("I work at Finch Labs as a designer.", "I started at Corvid Health last week."),
+        ("I'm vegetarian, no meat for me.", "I've gone vegan as of this month."),
+        ("I drive an old Honda Civic.", "I'm driving a Tesla now."),
+        ("My number is 07700 900318.", "I got a new number: 07700 900742."),
+        ("My manager is Priya Shah.", "I report to Tomasz Nowak now."),
+    ],
+)
+def test_a_new_value_of_a_single_valued_slot_replaces_the_old(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    say(store, "u", old, "The weather has been awful all week.", new)
+    current = texts(store, "u")
+    assert old not in current and new in current
+    (first,) = [f for f in store.timeline("u").versions if f.text == old and f.version == 1]
+    history = store.history(first.id)
+    assert len(history.superseded_by) == 1
+    change = history.changes[0]
+    assert change.reason.startswith("rule:slot:") and 0 < change.confidence <= 1
+    assert old in texts(store, "u", n=1), "what was true then stays true then"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I smoke about ten a day.", "I quit smoking last month."),
+        ("I'm allergic to peanuts.", "Turns out I'm not allergic to peanuts any more."),
+        ("We're going to Lisbon in June.", "We called off the Lisbon trip."),
+        ("I play the cello in an orchestra.", "I gave up the cello."),
+    ],
+)
+def test_a_negated_or_stopped_claim_ends_the_old_one(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    say(store, "n", old, new)
+    assert old not in texts(store, "n") and new in texts(store, "n")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I love a flat white in the morning.", "I also really like espresso."),
+        ("I live in Lyon.", "My sister moved to Berlin last month."),
+        ("I live in Lyon.", "I lived in Madrid as a student."),
+        ("I live in Lyon.", "I'd love to live by the sea one day."),
+        ("I work at Siemens.", "Should I apply for that job at BMW?"),
+        ("We have a cat called Miso.", "We adopted a second cat called Udon."),
+    ],
+)
+def test_additions_and_claims_about_others_retire_nothing(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    say(store, "a", old, new)
+    assert old in texts(store, "a")
+
+
+def test_a_pronoun_is_resolved_to_the_person_it_points_back_to(store: MemoryStore) -> None:
+    say(
+        store,
+        "p",
+        "My friend Kenji lives in Osaka.",
+        "I live in Leeds.",
+        "Kenji messaged me last night. He's moved back to Tokyo for good.",
+    )
+    current = texts(store, "p")
+    assert "My friend Kenji lives in Osaka." not in current
+    assert "I live in Leeds." in current, "the speaker's home is not Kenji's"
+    tokyo = next(f for f in store.snapshot("p", basis=now(9)) if "Tokyo" in f.text)
+    claims = store.history(tokyo.id).claims[tokyo.version_id]
+    assert [(c.subject, c.slot, c.value) for c in claims] == [
+        ("person:kenji", "residence", "Tokyo")
+    ]
+
+
+def test_the_later_clause_of_one_message_wins_and_both_are_recorded(store: MemoryStore) -> None:
+    say(
+        store,
+        "c",
+        "I live in Lyon, near the market.",
+        "I live in Lyon, well actually since Monday I live in Berlin.",
+    )
+    (berlin,) = [f for f in store.snapshot("c", basis=now(9))]
+    claims = store.history(berlin.id).claims[berlin.version_id]
+    assert [c.value for c in claims if c.slot == "residence"] == ["Lyon", "Berlin"]
+
+
+def test_a_claim_on_an_empty_slot_is_a_plain_addition(store: MemoryStore) -> None:
+    (fact,) = store.remember("I moved to Berlin.", namespace="e", at=T0)
+    assert fact.supersedes is None
+    assert store.history(fact.id).changes == ()
+
+
+def test_updates_apply_within_one_bulk_import(store: MemoryStore) -> None:
+    items = [
+        {"text": "I live in Lyon.", "at": day(0), "id": "m1"},
+        {"text": "I like jazz.", "at": day(1), "id": "m2"},
+        {"text": "I moved to Berlin.", "at": day(2), "id": "m3"},
+    ]
+    store.remember_many(items, namespace="b")
+    assert texts(store, "b") == {"I like jazz.", "I moved to Berlin."}
+    assert store.remember_many(items, namespace="b")[2][0].text == "I moved to Berlin."
+
+
+# --- suggest, off, undo ---------------------------------------------------------------------
+def test_suggest_leaves_the_update_to_the_caller(store: MemoryStore) -> None:
+    s = MemoryStore(store.backend, formation=Formation(updates="suggest"), owns_backend=False)
+    lyon = s.remember("I live in Lyon.", namespace="s", at=T0)[0]
+    berlin = s.remember("I moved to Berlin.", namespace="s", at=day(1))[0]
+    assert texts(s, "s") == {"I live in Lyon.", "I moved to Berlin."}
+    (update,) = s.pending_updates("s", at=day(2))
+    assert (update.fact, update.replaced) == (berlin.id, lyon.id)
+    s.apply_update(update, at=day(3))
+    assert texts(s, "s") == {"I moved to Berlin."}
+    assert s.history(lyon.id).changes[0].reason == update.reason
+    assert s.pending_updates("s", at=day(4)) == []
+
+
+def test_off_records_claims_and_changes_nothing(store: MemoryStore) -> None:
+    store.remember("I live in Lyon.", namespace="o", at=T0)
+    berlin = store.remember("I moved to Berlin.", namespace="o", at=day(1), updates="off")[0]
+    assert texts(store, "o") == {"I live in Lyon.", "I moved to Berlin."}
+    assert store.history(berlin.id).claims[berlin.version_id][0].value == "Berlin"
+    with pytest.raises(InvalidInput):
+        store.remember("I moved to Rome.", namespace="o", at=day(2), updates="maybe")
+
+
+def test_one_call_undoes_an_automatic_update_without_losing_anything(store: MemoryStore) -> None:
+    lyon = store.remember("I live in Lyon.", namespace="d", at=T0)[0]
+    berlin = store.remember("I moved to Berlin.", namespace="d", at=day(1))[0]
+    versions_before = len(store.history(lyon.id))
+    (restored,) = store.undo_update(berlin.id, at=day(2))
+    assert restored.id == lyon.id and restored.valid_to is None
+    assert texts(store, "d") == {"I live in Lyon.", "I moved to Berlin."}
+    history = store.history(lyon.id)
+    assert len(history) == versions_before + 1, "every version kept"
+    assert history.superseded_by == ()
+    assert history.changes[0].undone_at is not None
+    assert store.history(berlin.id).supersedes is None
+    assert texts(store, "d", n=1.5) == {"I moved to Berlin."}, "as known at 1.5, it was retired"
+    with pytest.raises(NotFound):
+        store.undo_update(berlin.id)
+
+
+# --- time from the conversation ------------------------------------------------------------
+def test_a_turn_is_remembered_at_the_time_it_was_said(store: MemoryStore) -> None:
+    said = day(3)
+    (fact,) = store.add_turn(
+        Turn(text="Yesterday I moved to Berlin.", role="user", at=said), namespace="turn"
+    )
+    assert fact.recorded_at == said and fact.valid_from == day(2).replace(hour=0)
+    store.remember("I like tea.", namespace="turn", at=day(5))
+    (late,) = store.add_turn(
+        Turn(text="Yesterday I adopted a cat.", role="user", at=day(4)), namespace="turn"
+    )
+    assert late.recorded_at > day(5), "said before the latest write: recorded now"
+    assert late.said_at == day(4) and late.valid_from == day(3).replace(hour=0)
+
+
+def test_a_store_clock_replays_a_conversation(store: MemoryStore) -> None:
+    clock = [day(10)]
+    replay = MemoryStore(store.backend, clock=lambda: clock[0], owns_backend=False)
+    (fact,) = replay.remember("Yesterday I moved to Berlin.", namespace="clock")
+    assert fact.recorded_at == day(10) and fact.valid_from == day(9).replace(hour=0)
+    clock[0] = day(11)
+    assert replay.remember("I like tea.", namespace="clock")[0].recorded_at == day(11)
+    with pytest.raises(InvalidInput):
+        MemoryStore(store.backend, clock="now", owns_backend=False)  # type: ignore[arg-type]
