@@ -178,7 +178,7 @@ def load(data: Path) -> list[Conversation]:
     """Every conversation of every `*.jsonl` file in `data`, in file order."""
     spec = json.loads((data / "filler.json").read_text(encoding="utf-8"))
     events: dict[str, list[dict[str, Any]]] = {}
-    for path in sorted(data.glob("*.jsonl")):
+    for path in sorted(p for p in data.glob("*.jsonl") if not p.name.startswith("stream_")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 event = json.loads(line)

@@ -1,0 +1,315 @@
+"""Stream-mode quality benchmark: conversations go in turn by turn, nobody calls `supersede`.
+
+Replays `benchmarks/quality/data/stream_{en,zh}.jsonl` (short conversations where a later
+statement replaces an earlier one, or must not) through three write paths, each on a fresh store
+whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, written separately
+from the rules; it was measured once untouched, then used for error analysis, so it is no
+longer held out. `--set holdout` replays `stream_holdout_*.jsonl`, written by someone who never
+read the rules and not tuned on.
+
+- `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
+- `langchain`: `create_agent` with `BitemporalMemoryMiddleware` and a scripted chat model, one
+  invocation per turn;
+- `llamaindex`: LlamaIndex memory (`BitemporalMemory.put`) for every turn.
+
+At each case's check time it reports whether the update was right (every retired statement is
+no longer valid but kept in history, every current one valid, and the question's context holds
+the current fact and not the stale one on an unmarked line) and whether additions were left
+alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md`,
+`STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
+
+    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|check|holdout]
+        [--paths remember,...] [--langs en,zh]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from run import PAST_MARK, filler_texts, judge, parse_time
+
+from bitemporal_core import Basis, MemoryStore
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+SETS = {
+    "dev": ("stream_{}.jsonl", HERE / "STREAM.md"),
+    "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
+    "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
+}
+PATHS = ("remember", "langchain", "llamaindex")
+COMMAND = ".venv/bin/python benchmarks/quality/stream.py"
+
+
+class Clock:
+    """The store's clock during a replay: the time of the turn being said."""
+
+    def __init__(self) -> None:
+        self.now = datetime.fromisoformat("2024-01-01T00:00:00+00:00")
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def cases(lang: str, which: str = "dev") -> dict[str, list[dict[str, Any]]]:
+    """The events of each case, filler blocks expanded between their neighbours."""
+    spec = json.loads((DATA / ("filler.json" if lang == "en" else "filler_zh.json")).read_text())
+    events: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for line in (DATA / SETS[which][0].format(lang)).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            e = json.loads(line)
+            events[e["conv"]].append(e)
+    out = {}
+    for conv, evs in events.items():
+        turns: list[dict[str, Any]] = []
+        pending = None
+        for e in evs:
+            if e["op"] == "filler":
+                pending = e
+            elif e["op"] == "say":
+                if pending is not None:
+                    texts = filler_texts(pending["n"], pending["seed"], spec)
+                    start, end = parse_time(turns[-1]["at"]), parse_time(e["at"])
+                    step = (end - start) / (len(texts) + 1)
+                    for i, text in enumerate(texts):
+                        at = (start + step * (i + 1)).replace(microsecond=0)
+                        turns.append(
+                            {
+                                "op": "say",
+                                "id": f"{conv}-f{i}",
+                                "at": at.isoformat(),
+                                "text": text,
+                                "speaker": "user",
+                                "filler": True,
+                            }
+                        )
+                    pending = None
+                turns.append(e)
+            else:
+                turns.append(e)
+        out[conv] = turns
+    return out
+
+
+def _at(event: dict[str, Any]) -> datetime:
+    value = event["at"]
+    return parse_time(value) if "+" not in value else datetime.fromisoformat(value)
+
+
+def writer(
+    path: str, store: MemoryStore, ns: str, clock: Clock
+) -> Callable[[dict[str, Any]], None]:
+    """How one turn reaches the store on a write path."""
+    if path == "remember":
+
+        def remember(e: dict[str, Any]) -> None:
+            speaker = None if e.get("speaker", "user") == "user" else e["speaker"]
+            store.remember(
+                e["text"], namespace=ns, at=_at(e), speaker=speaker or "user", source=e["id"]
+            )
+
+        return remember
+    if path == "langchain":
+        from langchain.agents import create_agent
+        from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+        from langchain_core.messages import AIMessage, HumanMessage
+
+        from langchain_bitemporal import BitemporalMemoryMiddleware
+
+        class Replies:
+            def __iter__(self) -> Any:
+                return self
+
+            def __next__(self) -> AIMessage:
+                return AIMessage(content="OK.")
+
+        model = GenericFakeChatModel(messages=Replies())
+        mw = BitemporalMemoryMiddleware(store, namespace=ns, store_replies=False)
+        agent = create_agent(model=model, middleware=[mw])
+
+        def langchain(e: dict[str, Any]) -> None:
+            name = None if e.get("speaker", "user") == "user" else e["speaker"]
+            message = HumanMessage(content=e["text"], id=e["id"], name=name)
+            agent.invoke({"messages": [message]})
+
+        return langchain
+    from llama_index.core.base.llms.types import ChatMessage
+
+    from llamaindex_bitemporal import BitemporalMemory
+
+    memory = BitemporalMemory(store, namespace=ns)
+
+    def llamaindex(e: dict[str, Any]) -> None:
+        kwargs = {} if e.get("speaker", "user") == "user" else {"name": e["speaker"]}
+        memory.put(ChatMessage(role="user", content=e["text"], additional_kwargs=kwargs))
+
+    return llamaindex
+
+
+def _lineages(store: MemoryStore, ns: str, text: str) -> list[str]:
+    """The facts a statement made: first versions whose text is (a sentence of) it."""
+    return [
+        v.id
+        for v in store.timeline(ns).versions
+        if v.version == 1 and (v.text in text or text in v.text)
+    ]
+
+
+def check_case(store: MemoryStore, ns: str, turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The case's check and question, judged on what the store now holds."""
+    says = {e["id"]: e for e in turns if e["op"] == "say"}
+    check = next(e for e in turns if e["op"] == "check")
+    ask = next(e for e in turns if e["op"] == "ask")
+    at = parse_time(check["at"])
+    valid = {  # believed at the check and not ended by then (a plan may start later)
+        v.id
+        for v in store.timeline(ns, known_at=at).versions
+        if v.valid_to is None or v.valid_to > at
+    }
+    problems = []
+    for tid in check["retired"]:
+        facts = _lineages(store, ns, says[tid].get("claim") or says[tid]["text"])
+        if not facts:
+            problems.append(f"{tid}: no fact")
+        elif any(f in valid for f in facts):
+            problems.append(f"{tid}: not retired")
+        elif any(len(store.history(f)) < 1 for f in facts):
+            problems.append(f"{tid}: history lost")
+    for tid in check["current"]:
+        facts = _lineages(store, ns, says[tid].get("claim") or says[tid]["text"])
+        if not facts or not any(f in valid for f in facts):
+            problems.append(f"{tid}: not current")
+    qb = Basis(valid_at=parse_time(ask["valid_at"]), known_at=parse_time(ask["known_at"]))
+    context = store.context(ask["text"], namespace=ns, basis=qb)
+    texts = lambda ids: [says[i].get("claim") or says[i]["text"] for i in ids]  # noqa: E731
+    missing, leaked = judge(context, texts(ask["expect"]), texts(ask["stale"]))
+    return {
+        "category": check["category"],
+        "slot": check["slot"],
+        "state_ok": not problems,
+        "recall_ok": not missing and not leaked,
+        "problems": problems
+        + [f"missing {m!r}" for m in missing]
+        + [f"leaked {s!r}" for s in leaked],
+    }
+
+
+def run_path(
+    path: str, lang: str, engine: str, store_options: dict[str, Any], which: str = "dev"
+) -> list[dict[str, Any]]:
+    out = []
+    for conv, turns in cases(lang, which).items():
+        clock = Clock()
+        if engine == "neo4j":
+            import os
+
+            store = MemoryStore.neo4j(
+                os.environ.get("NEO4J_URI", "bolt://127.0.0.1:7687"),
+                auth=("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test")),
+                clock=clock,
+                **store_options,
+            )
+        else:
+            store = MemoryStore.embedded(clock=clock, **store_options)
+        ns = f"{path}-{conv}"
+        store.forget(namespace=ns)
+        write = writer(path, store, ns, clock)
+        for e in turns:
+            if e["op"] == "say":
+                clock.now = _at(e)
+                write(e)
+        result = check_case(store, ns, turns)
+        result.update(conv=conv, path=path, lang=lang)
+        out.append(result)
+        store.forget(namespace=ns)
+        store.close()
+    return out
+
+
+def _rate(xs: list[dict[str, Any]], key: str) -> str:
+    hits = sum(x[key] for x in xs)
+    return f"{hits}/{len(xs)} ({hits / max(len(xs), 1):.0%})"
+
+
+def table(results: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| path | lang | update: state right | update: state and recall right"
+        " | additive: untouched |",
+        "|---|---|---|---|---|",
+    ]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        groups[(r["path"], r["lang"])].append(r)
+    for (path, lang), rs in groups.items():
+        up = [r for r in rs if r["category"] == "update"]
+        add = [r for r in rs if r["category"] == "additive"]
+        both = [dict(x, both=x["state_ok"] and x["recall_ok"]) for x in up]
+        cells = [_rate(up, "state_ok"), _rate(both, "both"), _rate(add, "state_ok")]
+        lines.append(f"| {path} | {lang} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", choices=("ladybug", "neo4j"), default="ladybug")
+    parser.add_argument("--paths", default=",".join(PATHS))
+    parser.add_argument("--langs", default="en,zh")
+    parser.add_argument("--set", dest="which", choices=tuple(SETS), default="dev")
+    parser.add_argument("--verbose", action="store_true", help="print every failed case")
+    args = parser.parse_args(argv)
+    results = []
+    started = time.perf_counter()
+    for lang in args.langs.split(","):
+        for path in args.paths.split(","):
+            results.extend(run_path(path, lang, args.engine, {}, args.which))
+    lines = table(results)
+    fails = [
+        r
+        for r in results
+        if not (r["state_ok"] and (r["category"] == "additive" or r["recall_ok"]))
+    ]
+    print("\n".join(lines))
+    if args.verbose:
+        for r in fails:
+            print(r["path"], r["lang"], r["conv"], r["slot"], r["problems"])
+    report = [
+        "# Stream-mode quality benchmark",
+        "",
+        f"`{COMMAND} --engine {args.engine} --set {args.which}`"
+        f" ({time.perf_counter() - started:.0f} s). Every turn",
+        'goes in as a message through the path; nobody calls `supersede`. "State right": each',
+        "retired statement is no longer valid at the check time (and keeps its history), each",
+        'current one is valid; "recall right": the question\'s context holds the current fact',
+        f"and no stale one on a line not marked {PAST_MARK!r}. Data: `data/{SETS[args.which][0]}`",
+        "(written for this benchmark; "
+        + (
+            "a development set, tuned on)."
+            if args.which == "dev"
+            else "held back, never tuned on)."
+        ),
+        "",
+        *lines,
+        "",
+        "Failed cases:",
+        "",
+        *(
+            f"- {r['path']} {r['lang']} `{r['conv']}` ({r['slot']}): {'; '.join(r['problems'])}"
+            for r in fails
+        ),
+        "",
+    ]
+    SETS[args.which][1].write_text("\n".join(report), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
+    sys.exit(main())
