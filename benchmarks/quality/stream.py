@@ -6,8 +6,8 @@ whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, wr
 from the rules; it was measured once untouched, then used for error analysis, so it is no
 longer held out. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
 kinds of fact the slot table does not name (a hairdresser, a vet, a book club, ...), with hard
-additive distractors, written to tune the general change rules. `--set holdout` replays `stream_holdout_*.jsonl`, written by someone who never
-read the rules and not tuned on.
+additive distractors, written to tune the general change rules. `--set holdout` replays
+`stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
 - `langchain`: `create_agent` with `BitemporalMemoryMiddleware` and a scripted chat model, one

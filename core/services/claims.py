@@ -13,6 +13,7 @@ import attrs
 
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, slot_table
+from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Claim
 
 __all__ = ["ABOUT", "ANY", "Candidate", "Mentions", "entity_key", "resolve", "retired_by"]
@@ -135,11 +136,15 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     - a claim retires the negated ones of its slot it contradicts: those about the same
       value or the whole slot ("no food allergies" by "allergic to shellfish", "I don't own
       a car" by "I bought a Yaris");
-    - an `about` claim (a statement no slot reads) retires nothing unless it ends something.
+    - an `about` claim (a statement no slot reads) retires nothing unless it ends something;
+    - a `topic` claim (a change said about the things it names) retires the facts that
+      name one of them (`topics.py`).
     """
     if new.mode in ("tentative", "past") or (new.slot == ABOUT and new.positive):
         return []
     live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
+    if new.slot == TOPIC:
+        return list(dict.fromkeys(c.fact_id for c in live if _same_topic(new, c.claim)))
     if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
         return [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
     held = [c for c in live if c.claim.positive]
@@ -183,6 +188,13 @@ def _slot_words(slot: str) -> set[str]:
     table = slot_table()
     words = table["slots"].get(slot, {}).get("generic", ())
     return set(claim_keys(" ".join((*words, *table["cues"]["en"]["unspecific"]))))
+
+
+def _same_topic(new: Claim, old: Claim) -> bool:
+    """A topic claim names what a held fact names (its value or its statement's concepts)."""
+    if not old.positive:
+        return False
+    return bool(topic_terms(new.keys) & topic_terms((*old.keys, *old.context)))
 
 
 def _names(new: Claim, old: Claim) -> bool:
