@@ -49,6 +49,8 @@ def retired(*lines: str) -> list[int]:
             "I do yoga at Triyoga.",
             "I've moved my yoga to a studio in Leyton, Triyoga got too pricey.",
         ),
+        ("我的理发师是楼下的小王。", "我换了个理发师，现在找的是商场里的Tony。"),
+        ("我常去的咖啡店是楼下的星巴克。", "我现在常去的咖啡店是瑞幸。"),
     ],
 )
 def test_a_change_about_the_same_thing_retires_it(old: str, new: str) -> None:
@@ -70,6 +72,9 @@ def test_a_change_about_the_same_thing_retires_it(old: str, new: str) -> None:
         ("My piano teacher is Mrs Patel.", "I used to have a piano teacher called Mr Green."),
         ("My local café is Blue Door.", "There's a new café opening on our street."),
         ("My hairdresser is Sam.", "I still go to Sam, he's great now."),
+        ("我的理发师是楼下的小王。", "我姐姐换了个理发师，说新的那个剪得特别好。"),
+        ("我常去的咖啡店是楼下的星巴克。", "公司附近也有一家咖啡店，我偶尔也去。"),
+        ("我早餐一般吃包子和豆浆。", "这周出差，早餐现在都在酒店吃。"),
     ],
 )
 def test_additions_wishes_past_temporary_and_others_retire_nothing(old: str, new: str) -> None:
@@ -86,3 +91,13 @@ def test_a_topic_claim_names_the_things_of_its_clause() -> None:
 def test_topic_words_of_one_family_meet_and_stop_words_do_not() -> None:
     assert topic_terms(["barber"]) == topic_terms(["hairdress"])
     assert topic_terms(["week", "thing"]) == set()
+    assert "理发" in topic_terms(["我的理发师是小王"])
+
+
+def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
+    from bitemporal_core.language.claims_zh import claims_zh
+
+    subjects = lambda text: {(c.subject_kind, c.subject) for c in claims_zh(text)}  # noqa: E731
+    assert subjects("婚礼改到十一月十八号了") == {("speaker", "")}
+    assert subjects("李强跳槽去阿里了") == {("person", "李强")}
+    assert subjects("我姐搬到上海了") == {("relation", "姐姐")}
