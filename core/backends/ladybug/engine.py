@@ -245,7 +245,7 @@ class LadybugBackend(CypherBackend):
         for row in pairs:
             row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
         if pairs:
-            self._run(self._s.RELATE_CONCEPTS, {"rows": pairs})
+            self._run(q.CREATE_RELATED, {"rows": pairs})
         touched = [(r["c"], r["key"], r["display"], r["t_index"]) for r in new]
         touched += [(r["c"], None, None, r["t_index"]) for r in bump]
         return touched, [(r["a"], r["b"], r["n"], r["t_index"]) for r in pairs]
@@ -257,7 +257,8 @@ class LadybugBackend(CypherBackend):
                 for key, text in b.summaries
             ]
             if rows:
-                self._run(c.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+                params = {"eot": END_OF_TIME, "at": b.at}
+                self._from_ids(self._run, self._s.CLOSE_SUMMARIES, [r["c"] for r in rows], params)
                 self._run(c.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
 
     def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
@@ -332,8 +333,7 @@ class LadybugBackend(CypherBackend):
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)
         with self._transaction():
-            found = {tuple(r) for r in self._run(q.EXISTING_INFERRED, {"rows": rows, "at": at})}
-            new = [r for r in rows if (r["a"], r["b"], r["type"]) not in found]
+            new = [r for r in rows if not self._run(q.REFRESH_INFERRED, {**r, "at": at})[0][0]]
             if new:
                 self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
             self._index.drop_inferred(namespace)

@@ -166,15 +166,16 @@ class NamespaceIndex:
             else:
                 found[2] = int(t)
 
-    def relate(self, rows: Iterable[Sequence[Any]], *, add: bool) -> None:
-        """RELATED rows (a, b, strength, t_index): the strength added (a write) or set (a read)."""
+    def relate(self, rows: Iterable[Sequence[Any]]) -> None:
+        """RELATED rows (a, b, strength, t_index), each added to the pair's strength (the engine
+        keeps one edge per write of a pair); the pair's t_index is the largest."""
         for a, b, n, t in rows:
             edge = self.out.setdefault(a, {}).get(b)
             if edge is None:
                 self.out[a][b] = [int(n), int(t)]
             else:
-                edge[0] = edge[0] + int(n) if add else int(n)
-                edge[1] = int(t)
+                edge[0] += int(n)
+                edge[1] = max(edge[1], int(t))
             self.adjacent.setdefault(a, set()).add(b)
             self.adjacent.setdefault(b, set()).add(a)
 
@@ -327,7 +328,7 @@ class RecallIndex:
         index.add_postings(run(q.INDEX_POSTINGS, params))
         index.add_mentions(run(q.INDEX_MENTIONS, params), check_order=False)
         index.set_concepts(run(q.INDEX_CONCEPTS, params))
-        index.relate(run(q.INDEX_RELATED, params), add=False)
+        index.relate(run(q.INDEX_RELATED, params))
         index.summaries = int(run(q.COUNT_SUMMARIES, params)[0][0])
         stats = run(c.READ_NAMESPACE, params)
         if stats:
@@ -377,7 +378,7 @@ class RecallIndex:
             (scoped(namespace, key), v.version_id) for v in versions for key in dict(v.concepts)
         )
         index.set_concepts(concepts)
-        index.relate(related, add=True)
+        index.relate(related)
         index.summaries += sum(len(b.summaries) for b, _ in steps)
         index.n_docs += len(versions)
         index.total_length += sum(v.length for v in versions)
