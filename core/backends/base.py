@@ -219,7 +219,14 @@ class CypherBackend:
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         engine_ids = [scoped(namespace, i) for i in ids]
-        rows = self._in_read(lambda run: self._from_ids(run, self._s.REMEMBERED, engine_ids))
+
+        def work(run: Run) -> Rows:
+            found = engine_ids
+            if self._s.ONE_START and engine_ids:  # one statement per message that exists
+                found = [r[0] for r in run(self._s.MESSAGES_FOUND, {"ids": engine_ids})]
+            return self._from_ids(run, self._s.REMEMBERED, found)
+
+        rows = self._in_read(work)
         return [(r[16], r[17], self._fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:

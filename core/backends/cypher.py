@@ -109,6 +109,8 @@ class Dialect:
             transaction must not write it twice.
         unlock: what ends the namespace update (Neo4j removes its write lock).
         node: what returns a whole node's properties (for the tests' raw scans).
+        hint_concepts: what makes the engine start a namespace's concept-relationship read from
+            its concept index (Neo4j may scan the relationship type when it is small), or "".
         one_start: the engine plans a relationship expansion as a lookup only from one
             `$id` parameter (LadybugDB plans `UNWIND $ids ... MATCH (x {id: id})-[]-()` as a
             join with a scan of a whole table); the statements that start from given ids
@@ -120,6 +122,7 @@ class Dialect:
     link: str = "CREATE"
     unlock: str = ""
     node: str = "n"
+    hint_concepts: str = ""
     one_start: bool = False
 
 
@@ -164,7 +167,8 @@ class Statements:
             " RETURN f.id, coalesce(f.uses, 0), " + t("f.last_used")
         )
         edge = " RETURN a.key, b.key, e.type, e.confidence, e.provenance, " + t("e.recorded_at")
-        self.INFERRED_ALL = "MATCH (a:Concept)-[e:INFERRED]->(b:Concept) WHERE a.namespace = $ns"
+        self.INFERRED_ALL = "MATCH (a:Concept)-[e:INFERRED]->(b:Concept)" + dialect.hint_concepts
+        self.INFERRED_ALL += " WHERE a.namespace = $ns"
         self.INFERRED_ALL += edge
         self.INFERRED_FROM = "UNWIND $ids AS id MATCH (a:Concept {id: id})-[e:INFERRED]->"
         self.INFERRED_FROM += "(b:Concept)" + edge
@@ -179,7 +183,9 @@ class Statements:
         `UNWIND $ids AS id`, or from `$id` on an engine that plans only that well."""
         each, i = ("", "$id") if dialect.one_start else ("UNWIND $ids AS id ", "id")
         self.ONE_START = dialect.one_start
-        # Every version linked to the given messages (re-imports skip what was remembered).
+        # The given messages that exist (a lookup per id, on every engine), then every version
+        # linked to them (re-imports skip what was remembered).
+        self.MESSAGES_FOUND = "UNWIND $ids AS id MATCH (m:Message {id: id}) RETURN m.id"
         self.REMEMBERED = each + "MATCH (m:Message {id: " + i + "})<-[:FROM_MESSAGE]-(v:Version)"
         self.REMEMBERED += " RETURN " + self.V + ", m.msg_id, m.text"
         self.SUMMARIES_KNOWN = each + "MATCH (c:Concept {id: " + i + "})<-[:SUMMARISES]-"

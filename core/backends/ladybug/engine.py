@@ -18,6 +18,7 @@ from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import CypherBackend, Run, abstract_rows, inferred_rows
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.index import RecallIndex
+from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
     check_closes,
     concept_rows,
@@ -80,7 +81,8 @@ class LadybugBackend(CypherBackend):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
-        self._index = RecallIndex()  # what recall reads, in memory (see `_ladybug_index`)
+        saved = None if path is None else SavedIndexes(Path(str(Path(path).expanduser()) + ".recall"))
+        self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -132,6 +134,7 @@ class LadybugBackend(CypherBackend):
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         ns = batches[0].namespace
         with self._lock:  # the caches change with the commit, under the same lock
+            self._index.writing(ns)
             with self._transaction():
                 results, last, concepts, related = self._write_chunk(ns, batches)
             self._clocks[ns] = (last, results[-1].t_index)
@@ -326,13 +329,15 @@ class LadybugBackend(CypherBackend):
         return None if value is None else open_end(to_utc(value))
 
     def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        self._index.writing(namespace)
         self._index.drop(namespace)  # read again on its next recall
 
     # --- port: recall reads and lifecycle -------------------------------------------------
 
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)
-        with self._transaction():
+        with self._lock, self._transaction():
+            self._index.writing(namespace)
             new = [r for r in rows if not self._run(q.REFRESH_INFERRED, {**r, "at": at})[0][0]]
             if new:
                 self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
@@ -349,6 +354,7 @@ class LadybugBackend(CypherBackend):
 
     def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
         with self._lock:
+            self._index.writing(namespace)
             self._index.drop(namespace)  # archived_at is read again on the next recall
             return super().archive(namespace, fact_ids, at)
 
@@ -419,6 +425,7 @@ class LadybugBackend(CypherBackend):
     def forget_namespace(self, namespace: str) -> int:
         removed = 0
         with self._lock, self._transaction():
+            self._index.writing(namespace)
             self._clocks.pop(namespace, None)
             self._index.drop(namespace)
             for statement in (
@@ -438,6 +445,10 @@ class LadybugBackend(CypherBackend):
         with self._lock:
             if self._closed:
                 return
+            try:  # the recall indexes held, for the next process's first recall
+                self._index.save_all(self._run)
+            except (OSError, BackendError):
+                pass  # a folder that cannot be written: the next process reads the database
             self._closed = True
             try:
                 self._conn.close()

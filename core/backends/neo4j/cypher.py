@@ -32,6 +32,8 @@ INDEXES = (
     "CREATE INDEX bt_term_ns IF NOT EXISTS FOR (t:Term) ON (t.namespace)",
     "CREATE INDEX bt_message_ns_seq IF NOT EXISTS FOR (m:Message) ON (m.namespace, m.seq)",
     "CREATE FULLTEXT INDEX bt_version_text IF NOT EXISTS FOR (v:Version) ON EACH [v.text]",
+    # forgetting a namespace deletes its summaries in batches (a label scan without it)
+    "CREATE INDEX bt_summary_ns IF NOT EXISTS FOR (s:Summary) ON (s.namespace)",
 )
 SCHEMA = CONSTRAINTS + INDEXES
 AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
@@ -63,6 +65,7 @@ SHARED = Statements(
         link="MERGE",
         unlock=" REMOVE n._lock",
         node="properties(n)",
+        hint_concepts=" USING INDEX a:Concept(namespace)",
     )
 )
 _V = SHARED.V
