@@ -2,17 +2,18 @@
 
 Build once per engine and size (bulk path, kept for later runs), then measure:
 
-    .venv/bin/python benchmarks/bench_store.py build --facts 1000000 --store /work/bench-stores/lb-1m
-    .venv/bin/python benchmarks/bench_store.py measure --store /work/bench-stores/lb-1m
+    .venv/bin/python benchmarks/bench_store.py build --facts 100000 --store STORE
+    .venv/bin/python benchmarks/bench_store.py measure --store STORE   # STORE: a kept path
 
 The store: namespace `big` holds the first `--big-msgs` messages of the timestamp-sorted
-chitchat stream (40,000: about 52k facts; the recall and the single-remember namespace), the rest of the facts are tenants `t0001`, `t0002`... each a replay
-of 2,000 stream messages (other users' data in the same file). Every message carries a message
-id as adapters send one ("msg-" + 32 hex digits, seeded). `measure` prints one JSON line per
-size and appends it to `--out`: single `remember` with a message id of held-out chitchat turns
-cut to 3, 12 and 40 words (p50/p95, on a fresh namespace and on `big`), recall p50/p95 in `big`
-and in one tenant, the first recall of a fresh process (`first-recall` subcommand, run as a
-child), peak RSS, disk, and `uptime`'s load. Asserts nothing.
+chitchat stream (40,000: about 52k facts; the recall and the single-remember namespace), the
+rest of the facts are tenants `t0001`, `t0002`... each a replay of 2,000 stream messages (other
+users' data in the same file). Every message carries a message id as adapters send one
+("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
+single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
+(p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
+first recall of a fresh process (`first-recall`, run as a child), peak RSS, disk, the load.
+Asserts nothing.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ import subprocess
 import sys
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scale import load_data, pick_queries, size_mb, stats_ms, timed  # noqa: E402
+from bench_scale import load_data, pick_queries, size_mb, stats_ms, timed
 
 Json = dict[str, Any]
 BIG, TENANT_MSGS, CALL_ITEMS = "big", 2_000, 10_000

@@ -50,7 +50,6 @@ class CypherBackend:
 
     name: str
     _s: c.Statements
-    _eot = {"eot": END_OF_TIME}
 
     # --- what an engine supplies ------------------------------------------------------------
     def _in_read(self, work: Callable[[Run], R]) -> R:
@@ -295,13 +294,17 @@ class CypherBackend:
         return {a: tuple(sorted(bs)) for a, bs in out.items()}
 
     def citing(self, fact_id: str) -> list[str]:
-        rows = self._in_read(lambda run: self._from_ids(run, self._s.CITING, [fact_id], self._eot))
+        rows = self._in_read(
+            lambda run: self._from_ids(run, self._s.CITING, [fact_id], {"eot": END_OF_TIME})
+        )
         return sorted({r[1] for r in rows})
 
     def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
         if not fact_ids:
             return []
-        rows = self._in_read(lambda run: self._from_ids(run, self._s.CITING, fact_ids, self._eot))
+        rows = self._in_read(
+            lambda run: self._from_ids(run, self._s.CITING, fact_ids, {"eot": END_OF_TIME})
+        )
         return sorted({r[0] for r in rows if r[2]})
 
     # --- tests ------------------------------------------------------------------------------

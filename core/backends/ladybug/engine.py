@@ -81,7 +81,8 @@ class LadybugBackend(CypherBackend):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
-        saved = None if path is None else SavedIndexes(Path(str(Path(path).expanduser()) + ".recall"))
+        folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
+        saved = SavedIndexes(folder) if folder is not None and self._owns_db else None
         self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
         with self._lock:
             for statement in q.SCHEMA:
@@ -260,8 +261,9 @@ class LadybugBackend(CypherBackend):
                 for key, text in b.summaries
             ]
             if rows:
+                ids = [scoped(ns, key) for key, _ in b.summaries]
                 params = {"eot": END_OF_TIME, "at": b.at}
-                self._from_ids(self._run, self._s.CLOSE_SUMMARIES, [r["c"] for r in rows], params)
+                self._from_ids(self._run, self._s.CLOSE_SUMMARIES, ids, params)
                 self._run(c.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
 
     def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
@@ -445,10 +447,10 @@ class LadybugBackend(CypherBackend):
         with self._lock:
             if self._closed:
                 return
-            try:  # the recall indexes held, for the next process's first recall
+            # The recall indexes held, for the next process's first recall (a folder that
+            # cannot be written: the next process reads the database instead).
+            with suppress(OSError, BackendError):
                 self._index.save_all(self._run)
-            except (OSError, BackendError):
-                pass  # a folder that cannot be written: the next process reads the database
             self._closed = True
             try:
                 self._conn.close()
