@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from bitemporal_core.language import _zh_cues as zh
 from bitemporal_core.language.extract import Token
 
 __all__ = ["ABSTRACTION", "KINDS", "classify"]
@@ -144,8 +145,11 @@ _PAST_VERBS = frozenset(
 )
 
 
-def classify(tokens: Sequence[Token]) -> str:
-    """The kind of one sentence: plan > intent > preference > belief > event > said."""
+def classify(tokens: Sequence[Token], language: str = "en") -> str:
+    """The kind of one sentence: plan > intent > preference > belief > event > said, from the
+    cues of its language ("en", "zh")."""
+    if language == "zh":
+        return _classify_chinese(tokens)
     words = [t.text.lower() for t in tokens]
     verbs = {w for w, t in zip(words, tokens, strict=True) if t.pos in ("VERB", "AUX")}
     text = " ".join(words)
@@ -179,3 +183,27 @@ def _has_past_participle(tokens: Sequence[Token]) -> bool:
         ):
             return True
     return False
+
+
+def _before_verb(tokens: Sequence[Token], words: frozenset[str]) -> bool:
+    """One of `words`, as a word of its own, followed by a verb."""
+    return any(a.text in words and b.pos in ("VERB", "AUX") for a, b in pairwise(tokens))
+
+
+def _classify_chinese(tokens: Sequence[Token]) -> str:
+    """The kind of a Chinese sentence from the cue tables of `_zh_cues`."""
+    text = "".join(t.text for t in tokens)
+    if zh.PLAN.search(text):
+        return "plan"
+    if zh.INTENT.search(text) or _before_verb(tokens, zh.INTENT_WORDS):
+        return "intent"
+    if zh.PREFERENCE.search(text) or _before_verb(tokens, zh.PREFERENCE_WORDS):
+        return "preference"
+    if zh.BELIEF.search(text):
+        return "belief"
+    past_verb = any(
+        a.pos == "VERB" and (b.text in zh.PAST_MARKERS) for a, b in pairwise(tokens)
+    ) or any(t.pos == "VERB" and len(t.text) > 1 and t.text[-1] == "过" for t in tokens)
+    if zh.EVENT.search(text) or past_verb:
+        return "event"
+    return "said"
