@@ -24,7 +24,6 @@ from typing import Any
 import attrs
 
 from bitemporal_core.errors import ExtractorUnavailable
-from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import _zh_lexicon as lex
 from bitemporal_core.language.extract._lexicon import FUNCTION_WORDS
 from bitemporal_core.language.extract.base import (
@@ -36,13 +35,13 @@ from bitemporal_core.language.extract.base import (
     select_concepts,
 )
 from bitemporal_core.language.extract.terms import english_terms, stem
+from bitemporal_core.language.normalise import converter_name, normalise
 
 __all__ = [
     "ChineseExtractor",
     "Word",
     "chinese_terms",
     "concept_spans",
-    "normalise",
     "segmenter",
     "split_sentences",
     "tag_words",
@@ -50,7 +49,6 @@ __all__ = [
     "zh_key",
 ]
 
-_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 _END = re.compile(r"[。！？；!?;…]+[”’」』）)\"'】]*|\n+")
 _LATIN = re.compile(r"[A-Za-z]")
 _PUNCT = re.compile(r"[^\w\s]+")
@@ -59,37 +57,7 @@ _LATIN_RUN_WORDS = 3  # a Latin run of this many words inside Chinese is tagged 
 _HONORIFIC_PREFIXES = frozenset("小老阿")
 
 _lock = threading.Lock()
-_converters: dict[str, Any] = {}
 _segmenters: dict[str, _Segmenter | _Runs] = {}
-
-
-def _t2s() -> Any:
-    """OpenCC's character-level traditional -> simplified converter, or None if not installed."""
-    with _lock:
-        if "t2s" not in _converters:
-            try:
-                _converters["t2s"] = importlib.import_module("opencc_pyo3").OpenCC("t2s")
-            except ImportError:
-                _converters["t2s"] = None
-        return _converters["t2s"]
-
-
-def normalise(text: str) -> str:
-    """`text` with full-width forms folded and traditional characters simplified, of the same
-    length, so offsets into it are offsets into `text`."""
-    folded = text.translate(_FOLD)
-    converter = _t2s() if has_han(folded) else None
-    if converter is None:
-        return folded
-    converted = str(converter.convert(folded))
-    if len(converted) == len(folded):
-        return converted
-    # A phrase rule changed the length: convert character by character instead.
-    out = []
-    for ch in folded:
-        single = str(converter.convert(ch))
-        out.append(single if len(single) == 1 else ch)
-    return "".join(out)
 
 
 def zh_key(norm: str) -> str:
@@ -335,7 +303,8 @@ class ChineseExtractor:
     @property
     def name(self) -> str:
         """The segmenter and the converter, e.g. ``"rjieba 0.2.2+opencc-t2s"`` (loads them)."""
-        return segmenter().name + ("+opencc-t2s" if _t2s() is not None else "")
+        converter = converter_name()
+        return segmenter().name + (f"+{converter}" if converter else "")
 
     def load(self) -> None:
         """Load the segmenter now; raises `ExtractorUnavailable` without rjieba (the extractor

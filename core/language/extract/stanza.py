@@ -10,7 +10,8 @@ from typing import Any
 
 from bitemporal_core.errors import ExtractorUnavailable
 from bitemporal_core.language.extract.base import Sentence, Token, build_sentence, select_concepts
-from bitemporal_core.language.extract.chinese import Word, normalise, zh_concepts
+from bitemporal_core.language.extract.chinese import Word, zh_concepts
+from bitemporal_core.language.normalise import normalise
 
 __all__ = ["StanzaExtractor"]
 
