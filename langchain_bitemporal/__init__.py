@@ -6,6 +6,7 @@ logic.
 - `BitemporalRetriever`: memories valid at a basis, as Documents.
 - `BitemporalMemoryMiddleware`: memory for `langchain.agents.create_agent`.
 - `create_memory_tools`: recall / remember / supersede / correct / retract / history tools.
+- `BitemporalStore`: a LangGraph `BaseStore` (long-term memory of `create_agent(store=...)`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .chat_history import BitemporalChatMessageHistory
 from .memory import BitemporalMemory
 from .middleware import BitemporalMemoryMiddleware
 from .retriever import BitemporalRetriever
+from .store import BitemporalStore, ReadOnlyStoreError
 from .tools import TOOL_NAMES, create_memory_tools
 
 __all__ = [
@@ -22,5 +24,7 @@ __all__ = [
     "BitemporalMemory",
     "BitemporalMemoryMiddleware",
     "BitemporalRetriever",
+    "BitemporalStore",
+    "ReadOnlyStoreError",
     "create_memory_tools",
 ]

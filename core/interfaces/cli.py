@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from bitemporal_core.common.times import parse_time
 from bitemporal_core.errors import BitemporalError, InvalidInput
+from bitemporal_core.interfaces import mcp as mcp_server
 from bitemporal_core.model import Basis, Fact
 from bitemporal_core.store import MemoryStore
 from bitemporal_core.views.prompt import format_line
@@ -59,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("file", type=Path)
     e = sub.add_parser("export", help="export every fact version as JSONL")
     e.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    mcp_server.add_parser(sub)
     return p
 
 
@@ -200,6 +202,7 @@ COMMANDS = {
     "forget": _forget,
     "import": _import_command,
     "export": _export,
+    "mcp": mcp_server.command,
 }
 
 
