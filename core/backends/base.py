@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.port import WriteBatch, WriteResult
-from bitemporal_core.backends.rows import fact_from_row, scoped
+from bitemporal_core.backends.rows import V_WIDTH, fact_from_row, scoped
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.errors import BackendError
 from bitemporal_core.model import Concept, Fact, InferredEdge, Lineage, Message, Usage
@@ -121,9 +121,9 @@ class CypherBackend:
             return None
         return Lineage(
             fact_id=fact_id,
-            namespace=rows[0][16],
+            namespace=rows[0][V_WIDTH],
             versions=tuple(self._fact(r) for r in rows),
-            supersedes=rows[0][17],
+            supersedes=rows[0][V_WIDTH + 1],
             superseded_by=tuple(r[0] for r in successors),
         )
 
@@ -203,7 +203,7 @@ class CypherBackend:
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         rows = self._read(self._s.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
-        return [(r[16], r[17], self._fact(r)) for r in rows]
+        return [(r[V_WIDTH], r[V_WIDTH + 1], self._fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(self._s.SESSIONS, {"ns": namespace})]

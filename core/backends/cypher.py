@@ -201,9 +201,9 @@ class Statements:
             + ", "
             + t("v.superseded_at")
             + ", v.version, v.source, v.speaker, v.session, v.kind,"
-            " v.supersedes, v.t_index, " + t("v.said_at")
+            " v.supersedes, v.t_index, " + t("v.said_at") + ", v.language"
         )
-        self.V = v  # the 16 columns of a version, in the order `rows.fact_from_row` reads
+        self.V = v  # the V_WIDTH columns of a version, in the order `rows.fact_from_row` reads
         order = " ORDER BY v.valid_from, v.recorded_at, v.id"
         self.LINEAGE = (
             "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id}) RETURN " + v + ","

@@ -100,6 +100,7 @@ def version_row(v: NewVersion, at: datetime, t_index: int) -> dict[str, Any]:
         "session": v.session,
         "kind": v.kind,
         "supersedes": v.supersedes,
+        "language": v.language,
         "length": v.length,
         "at": at,
         "t_index": t_index,

@@ -69,6 +69,7 @@ class NewVersion:
     session: str | None = None
     kind: str = "said"
     supersedes: str | None = None
+    language: str = "en"  # the language the statement was analysed in ("en", "zh")
     concepts: tuple[tuple[str, str], ...] = ()  # (key, display) mentioned by this text
     terms: tuple[tuple[str, int], ...] = ()  # (stem, term frequency) for keyword search
     length: int = 0  # number of content terms (BM25 document length)

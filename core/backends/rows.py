@@ -9,7 +9,10 @@ from typing import Any
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.model import Fact
 
-__all__ = ["fact_from_row", "open_end", "scoped"]
+__all__ = ["V_WIDTH", "fact_from_row", "open_end", "scoped"]
+
+V_WIDTH = 17
+"""The columns of a version in every engine's `V` projection; a read's own columns follow."""
 
 _SEP = "\x1f"  # namespace/key separator inside ids; control characters never reach a namespace
 
@@ -29,7 +32,7 @@ def fact_from_row(
     when: Callable[[Any], datetime],
     until: Callable[[Any], datetime | None],
 ) -> Fact:
-    """A version from the 16 columns every engine's `_V` projection returns, in order;
+    """A version from the `V_WIDTH` columns every engine's `V` projection returns, in order;
     `when` reads a time, `until` an interval end (the END_OF_TIME sentinel is None)."""
     return Fact(
         id=row[1],
@@ -48,4 +51,5 @@ def fact_from_row(
         supersedes=row[13],
         t_index=int(row[14] or 0),
         said_at=when(row[15]) if row[15] is not None else None,
+        language=row[16] or "en",  # versions written before languages were analysed in English
     )

@@ -14,6 +14,7 @@ __all__ = [
     "EVENT",
     "INTENT",
     "INTENT_WORDS",
+    "NOT_WANTING",
     "PAST_MARKERS",
     "PLAN",
     "PREFERENCE",
@@ -34,6 +35,8 @@ PLAN = re.compile(
 INTENT = _any("想要 希望 盼望 渴望 梦想 期待 但愿 需要")
 INTENT_WORDS = frozenset({"想", "要", "我想", "我要", "想去", "要去"})
 """Wants: these words as words of their own before a verb (想去巴黎, not 想你)."""
+NOT_WANTING = frozenset({"想念", "想起", "想到", "想象", "想通", "想法", "想来", "想开"})
+"""Verbs starting with 想 that are not "want to" (a verb 想学 or 想买 is)."""
 PREFERENCE = _any(
     "喜欢 喜爱 热爱 钟爱 偏爱 偏好 最爱 爱吃 爱喝 爱看 爱玩 爱听"
     " 讨厌 厌恶 受不了 着迷 迷上 爱上 不爱"

@@ -185,9 +185,9 @@ def _has_past_participle(tokens: Sequence[Token]) -> bool:
     return False
 
 
-def _before_verb(tokens: Sequence[Token], words: frozenset[str]) -> bool:
-    """One of `words`, as a word of its own, followed by a verb."""
-    return any(a.text in words and b.pos in ("VERB", "AUX") for a, b in pairwise(tokens))
+def _before(tokens: Sequence[Token], words: frozenset[str], pos: tuple[str, ...]) -> bool:
+    """One of `words`, as a word of its own, followed by a word tagged one of `pos`."""
+    return any(a.text in words and b.pos in pos for a, b in pairwise(tokens))
 
 
 def _classify_chinese(tokens: Sequence[Token]) -> str:
@@ -195,9 +195,15 @@ def _classify_chinese(tokens: Sequence[Token]) -> str:
     text = "".join(t.text for t in tokens)
     if zh.PLAN.search(text):
         return "plan"
-    if zh.INTENT.search(text) or _before_verb(tokens, zh.INTENT_WORDS):
+    wants = any(
+        t.pos == "VERB" and len(t.text) > 1 and t.text[0] == "想" and t.text not in zh.NOT_WANTING
+        for t in tokens
+    )
+    # 想学 / 想 去 / 要 一杯: a want; 想 你 (miss you) is not.
+    object_of_want = ("VERB", "AUX", "NOUN", "NUM")
+    if zh.INTENT.search(text) or wants or _before(tokens, zh.INTENT_WORDS, object_of_want):
         return "intent"
-    if zh.PREFERENCE.search(text) or _before_verb(tokens, zh.PREFERENCE_WORDS):
+    if zh.PREFERENCE.search(text) or _before(tokens, zh.PREFERENCE_WORDS, ("VERB", "AUX")):
         return "preference"
     if zh.BELIEF.search(text):
         return "belief"

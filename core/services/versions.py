@@ -47,6 +47,7 @@ def new_version(
         speaker=meta["speaker"],
         session=meta["session"],
         kind=meta["kind"] or st.kind,
+        language=st.language,
         concepts=st.concepts,
         terms=st.terms,
         length=st.length,
@@ -73,4 +74,5 @@ def to_fact(namespace: str, v: NewVersion, result: WriteResult) -> Fact:
         kind=v.kind,
         supersedes=v.supersedes,
         t_index=result.t_index,
+        language=v.language,
     )

@@ -39,6 +39,7 @@ SCHEMA = (
     "ALTER TABLE Fact ADD IF NOT EXISTS uses INT64 DEFAULT 0",
     "ALTER TABLE Fact ADD IF NOT EXISTS last_used TIMESTAMP",
     "ALTER TABLE Version ADD IF NOT EXISTS archived_at TIMESTAMP",
+    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
     "CREATE REL TABLE IF NOT EXISTS ABSTRACTS(FROM Version TO Version)",
     "CREATE REL TABLE IF NOT EXISTS INFERRED(FROM Concept TO Concept, type STRING,"
     " confidence DOUBLE, provenance STRING, recorded_at TIMESTAMP)",
@@ -69,7 +70,7 @@ _CREATE_VERSION = (
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: nullif(r.source, ''), speaker: nullif(r.speaker, ''),"
     " session: nullif(r.session, ''), kind: r.kind, supersedes: nullif(r.supersedes, ''),"
-    " t_index: r.t_index,"
+    " t_index: r.t_index, language: r.language,"
     " length: r.length})"
     " CREATE (v)-[:VERSION_OF]->(f)"
 )

@@ -34,7 +34,7 @@ from bitemporal_core.backends.port import (
     WriteBatch,
     WriteResult,
 )
-from bitemporal_core.backends.rows import open_end, scoped
+from bitemporal_core.backends.rows import V_WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
 from bitemporal_core.errors import BackendError, ConfigurationError, NotCurrent
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
@@ -409,7 +409,7 @@ class LadybugBackend(CypherBackend):
                 facts = index.read_facts(self._run, self._fact, [vid for vid, _ in best])
                 return [(facts[vid], score) for vid, score in best if vid in facts]
         params = {**scope.params(), "vector": list(vector), "k": k}
-        return [(self._fact(r), float(r[16])) for r in self._read(query, params)]
+        return [(self._fact(r), float(r[V_WIDTH])) for r in self._read(query, params)]
 
     def _may_have_summaries(self, namespace: str) -> bool:
         with self._lock:

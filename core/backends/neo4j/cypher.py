@@ -95,7 +95,7 @@ MERGE_VERSIONS = (
     " v.recorded_at = r.at, v.superseded_at = $eot, v.version = r.version,"
     " v.said_at = r.said_at, v.source = r.source, v.speaker = r.speaker,"
     " v.session = r.session, v.kind = r.kind, v.supersedes = r.supersedes,"
-    " v.t_index = r.t_index, v.length = r.length"
+    " v.t_index = r.t_index, v.length = r.length, v.language = r.language"
     " WITH v, r MATCH (f:Fact {id: r.fact_id}) MERGE (v)-[:VERSION_OF]->(f)"
 )
 # A new concept takes the t_index of the batch that first names it; a concept that new

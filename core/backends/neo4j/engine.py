@@ -30,7 +30,7 @@ from bitemporal_core.backends.port import (
     WriteBatch,
     WriteResult,
 )
-from bitemporal_core.backends.rows import open_end, scoped
+from bitemporal_core.backends.rows import V_WIDTH, open_end, scoped
 from bitemporal_core.common.times import EPOCH
 from bitemporal_core.errors import BackendError, ConfigurationError
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
@@ -269,7 +269,7 @@ class Neo4jBackend(CypherBackend):
                 fetch *= 4
         if len(rows) < k:  # a small namespace, or a basis the index barely covers
             rows = self._read(q.VECTOR_EXACT, params)
-        return [(self._fact(r), float(r[16])) for r in rows]
+        return [(self._fact(r), float(r[V_WIDTH])) for r in rows]
 
     # --- port: reads ---------------------------------------------------------------------
 
@@ -289,8 +289,8 @@ class Neo4jBackend(CypherBackend):
         params = {**scope.params(), "ids": ids, "limit": per_concept}
         rows = self._read(q.MENTIONS_OF, params) if ids else []  # one query for all concepts
         rows.sort(key=lambda r: (_dt(r[4]), _dt(r[6])), reverse=True)  # newest first,
-        rows.sort(key=lambda r: int(r[16]))  # grouped by concept in the order of keys (stable)
-        return [(keys[int(r[16])], self._fact(r)) for r in rows]
+        rows.sort(key=lambda r: int(r[V_WIDTH]))  # grouped by concept in the order of keys
+        return [(keys[int(r[V_WIDTH])], self._fact(r)) for r in rows]
 
     def keyword_search(
         self, scope: RecallScope, terms: Sequence[str], k: int

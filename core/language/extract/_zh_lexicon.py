@@ -11,14 +11,15 @@ __all__ = [
     "LIGHT_NOUNS",
     "NON_TERM_TAGS",
     "NUMERAL_CHARS",
-    "PHRASE_TAGS",
+    "PRONOUN_HEADS",
     "STOPWORDS",
+    "SURNAMES",
     "TAG_OVERRIDES",
     "TAG_UPOS",
     "TIME_FOLLOWERS",
     "TIME_UNITS",
     "TIME_WORD",
-    "UNWORDS",
+    "TITLES",
     "USER_WORDS",
     "VERB_HEADS",
     "WEAK_NUMERALS",
@@ -97,12 +98,22 @@ TAG_OVERRIDES: dict[str, str] = {
 """Words whose dictionary tag is wrong for conversation: 过敏 is tagged as a person's name,
 跑步 as a noun, 体检 as a verb, 生日 as a time word."""
 
-UNWORDS: frozenset[str] = frozenset({"喝咖啡"})
-"""Verb-object phrases the dictionary lists as one word, split again (喝咖啡 -> 喝 咖啡)."""
-PHRASE_TAGS: frozenset[str] = frozenset({"l", "i"})
-VERB_HEADS: frozenset[str] = frozenset("吃喝坐看买开打做玩听学养住搬读写骑喂穿戴弹唱跳泡逛租订")
-"""A dictionary phrase (tag l or i) starting with one of these verbs is split into the verb and
-its object, tagged again: 吃火锅 -> 吃 火锅, 坐地铁 -> 坐 地铁."""
+VERB_HEADS: frozenset[str] = frozenset("吃喝坐看买开打做玩听学养住搬读写记骑喂穿戴弹唱跳泡逛租订")
+"""A three-character dictionary word made of one of these verbs and a noun is split into the
+verb and its object: 吃火锅 -> 吃 火锅, 喝咖啡 -> 喝 咖啡, 打电话 -> 打 电话."""
+PRONOUN_HEADS: frozenset[str] = frozenset("我你他她它")
+"""A word the dictionary does not know starting with one of these is the pronoun glued to a
+verb by the HMM (我想学 -> 我 想学)."""
+SURNAMES: frozenset[str] = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+)
+"""The most common surnames: one before a title is a person (王 医生 -> 王医生)."""
+TITLES: frozenset[str] = _words(
+    "医生 大夫 老师 教授 阿姨 叔叔 伯伯 奶奶 爷爷 经理 总监 老板 师傅 先生 女士 小姐 律师 主任"
+    " 同学 护士 警官 局长 处长 科长 院长 校长"
+)
+"""Titles after a surname."""
 
 NON_TERM_TAGS: frozenset[str] = _words("x u ud ug uj ul uv uz y e o h k p c r rg rr rz")
 """Tags whose words are not BM25 terms: punctuation, particles, prepositions, conjunctions,

@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from bitemporal_core.errors import ExtractorUnavailable
+from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import _zh_lexicon as lex
 from bitemporal_core.language.extract._lexicon import FUNCTION_WORDS
 from bitemporal_core.language.extract.base import (
@@ -107,12 +108,19 @@ class _Segmenter:
         self._jieba = rjieba.Jieba()
         for word, tag in lex.USER_WORDS.items():
             self._jieba.add_word(word, None, tag)
-        for word in lex.UNWORDS:
-            self._jieba.add_word(word, 0, None)
         self.name = f"rjieba {importlib.metadata.version('rjieba')}"
 
     def tag(self, text: str) -> list[tuple[str, str]]:
         return list(self._jieba.tag(text, True))
+
+    def known(self, word: str) -> bool:
+        """True if `word` is in the dictionary (else the HMM made it)."""
+        return bool(self._jieba.has_word(word))
+
+    def parts(self, word: str) -> list[str]:
+        """The dictionary words of two or more characters inside a longer word (火锅店 ->
+        火锅): jieba's search-engine mode."""
+        return [p for p in self._jieba.cut_for_search(word, True) if 1 < len(p) < len(word)]
 
 
 _FALLBACK_WORD = re.compile(
@@ -130,6 +138,12 @@ class _Runs:
 
     def tag(self, text: str) -> list[tuple[str, str]]:
         return [(m.group(), m.lastgroup or "x") for m in _FALLBACK_WORD.finditer(text)]
+
+    def known(self, word: str) -> bool:
+        return True
+
+    def parts(self, word: str) -> list[str]:
+        return []
 
 
 def segmenter() -> _Segmenter | _Runs:
@@ -153,17 +167,25 @@ def _upos(word: str, tag: str) -> str:
     return lex.TAG_UPOS.get(tag, "X")
 
 
+def _split(seg: _Segmenter | _Runs, text: str, tag: str) -> list[tuple[str, str]]:
+    """A word split again where the dictionary glued a verb to its object (吃火锅) or the HMM
+    glued a pronoun to a verb (我想学)."""
+    if len(text) == 3 and text[0] in lex.VERB_HEADS:
+        rest = seg.tag(text[1:])
+        if len(rest) == 1 and rest[0][1] in lex.CONCEPT_TAGS:
+            return [(text[0], "v"), *rest]
+    if len(text) > 1 and text[0] in lex.PRONOUN_HEADS and not seg.known(text):
+        return [(text[0], "r"), *seg.tag(text[1:])]
+    return [(text, tag)]
+
+
 def tag_words(norm: str) -> list[Word]:
     """The words of a normalised sentence with their tags, dictionary fixes and merges applied
-    (小 + surname, a province letter + plate, a numeral + 号线)."""
+    (小 + surname, surname + title, a province letter + plate, a numeral + 号线)."""
     seg = segmenter()
     words, at = [], 0
     for text, raw in seg.tag(norm):
-        if raw in lex.PHRASE_TAGS and len(text) > 2 and text[0] in lex.VERB_HEADS:
-            parts = [(text[0], "v"), *seg.tag(text[1:])]
-        else:
-            parts = [(text, raw)]
-        for part, part_tag in parts:
+        for part, part_tag in _split(seg, text, raw):
             tag = lex.TAG_OVERRIDES.get(part, part_tag)
             words.append(Word(at, at + len(part), part, tag, _upos(part, tag)))
             at += len(part)
@@ -177,7 +199,8 @@ def _merge(words: list[Word]) -> list[Word]:
         if prev is not None and prev.end == w.start:
             joined = prev.norm + w.norm
             name = prev.norm in _HONORIFIC_PREFIXES and w.tag.startswith("nr") and len(w.norm) == 1
-            plate = len(prev.norm) == 1 and prev.tag == "ns" and _PLATE.fullmatch(w.norm)
+            name = name or (prev.norm in lex.SURNAMES and w.norm in lex.TITLES)
+            plate = len(prev.norm) == 1 and prev.tag in ("ns", "j") and _PLATE.fullmatch(w.norm)
             line = prev.upos == "NUM" and prev.norm.isdigit() and w.norm == "号线"
             if name or plate or line:
                 tag = "nr" if name else "nz"
@@ -342,7 +365,10 @@ def _bigrams(run: str) -> list[str]:
 def chinese_terms(text: str) -> list[str]:
     """The keyword terms of a text holding Han characters: its content words (not
     punctuation, particles, pronouns or the stop words of `_zh_lexicon`), keyed as concepts
-    are; English words as in English. Character bigrams of Han runs without rjieba."""
+    are, each word of three or more characters followed by the dictionary words inside it
+    (火锅店 -> 火锅店, 火锅: a question about 火锅 finds it); English words as in English.
+    Character bigrams of Han runs without rjieba."""
+    seg = segmenter()
     terms: list[str] = []
     for w in tag_words(normalise(text)):
         if w.tag == "eng":
@@ -353,4 +379,6 @@ def chinese_terms(text: str) -> list[str]:
             key = zh_key(w.norm)
             if key.strip():
                 terms.append(key)
+                if len(w.norm) > 2 and has_han(w.norm):
+                    terms += [p for p in seg.parts(w.norm) if p not in lex.STOPWORDS]
     return terms
