@@ -15,6 +15,9 @@ from bitemporal_core.language.normalise import normalise
 
 __all__ = ["StanzaExtractor"]
 
+# Treebank tags (CTB; UD Chinese GSD) read as the jieba tag the Chinese concept rule excludes.
+_TREEBANK_TAGS = {"NT": "t", "M": "q", "NNB": "q"}
+
 
 class StanzaExtractor:
     """Concept extractor over a Stanza pipeline (needs `stanza`, torch and downloaded models).
@@ -103,16 +106,15 @@ class StanzaExtractor:
         return result
 
     def _chinese_sentence(self, text: str, tokens: list[Token]) -> Sentence:
-        """Stanza's words keyed and filtered by the Chinese concept rule (its own UPOS; the
-        treebank tag NT, a time noun, is never a concept)."""
+        """Stanza's words keyed and filtered by the Chinese concept rule (its own UPOS; time
+        nouns and classifiers by their treebank tag are never concepts)."""
         words, at = [], 0
         for token in tokens:
             found = text.find(token.text, at)
             start = found if found >= 0 else at
             at = start + len(token.text)
-            upos = "NOUN" if token.tag == "NT" else token.pos
-            tag = "t" if token.tag == "NT" else ""
-            words.append(Word(start, at, normalise(token.text), tag, upos))
+            tag = _TREEBANK_TAGS.get(token.tag, "")
+            words.append(Word(start, at, normalise(token.text), tag, token.pos))
         spans_text = text if at <= len(text) else "".join(t.text for t in tokens)
         concepts = select_concepts(zh_concepts(spans_text, words), self._window)
         return Sentence(text=text, tokens=tuple(tokens), concepts=concepts, language="zh")
