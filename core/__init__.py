@@ -21,7 +21,9 @@ from bitemporal_core.errors import (
     TimeRegression,
 )
 from bitemporal_core.language.extract import (
+    ChineseExtractor,
     ConceptExtractor,
+    MultilingualExtractor,
     SimpleExtractor,
     SpacyExtractor,
     StanzaExtractor,
@@ -57,6 +59,7 @@ from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
 from bitemporal_core.store import MemoryStore
 from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
+from bitemporal_core.views.mpl import cjk_font
 from bitemporal_core.views.prompt import (
     fact_metadata,
     format_line,
@@ -80,6 +83,7 @@ __all__ = [
     "BaseEmbedder",
     "Basis",
     "BitemporalError",
+    "ChineseExtractor",
     "Concept",
     "ConceptEdge",
     "ConceptExtractor",
@@ -97,6 +101,7 @@ __all__ = [
     "MemoryStore",
     "Message",
     "MiniLMEmbedder",
+    "MultilingualExtractor",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
@@ -117,6 +122,7 @@ __all__ = [
     "__version__",
     "as_embedder",
     "as_llm",
+    "cjk_font",
     "default_counter",
     "default_extractor",
     "default_resolver",
