@@ -86,9 +86,9 @@ def _installed(fm: Any) -> str | None:
 
 def cjk_font() -> str | None:
     """Make matplotlib draw Chinese labels: the first installed font of `CJK_FONTS` follows the
-    default sans-serif font in the font family list (Latin glyphs keep the default font). Returns its name, or None
-    when none is installed (Chinese characters then show as empty boxes; install one, e.g.
-    ``apt-get install fonts-wqy-zenhei`` or ``fonts-noto-cjk``)."""
+    default sans-serif font in the font family list (Latin glyphs keep the default font).
+    Returns its name, or None when none is installed (Chinese characters then show as empty
+    boxes; install one, e.g. ``apt-get install fonts-wqy-zenhei`` or ``fonts-noto-cjk``)."""
     matplotlib, fm = mpl("matplotlib"), mpl("matplotlib.font_manager")
     found = _installed(fm)
     if found is None:  # matplotlib's font cache may predate the font's installation
