@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import attrs
 
-from bitemporal_core.model import Basis
+from bitemporal_core.model import UNSET, Basis
 from bitemporal_core.store import MemoryStore
 from bitemporal_core.views.prompt import format_line
 
@@ -100,14 +100,13 @@ def replay(store: MemoryStore, story: Story = ENGLISH) -> dict[str, str]:
     )[0]
     store.remember(story.sister, namespace=NS, at=_t("2023-10-26T10:05"), speaker="user")
     allergy = store.supersede(like.id, story.allergy, at=_t("2023-10-27T09:00"), speaker="user")
-    explicit = {} if story.trip_from is None else {"valid_to": _t("2024-06-10T00:00")}
     trip = store.remember(
         story.trip,
         namespace=NS,
         at=_t("2024-05-10T08:00"),
         valid_from=story.trip_from,
+        valid_to=UNSET if story.trip_from is None else _t("2024-06-10T00:00"),
         speaker="user",
-        **explicit,
     )[0]
     # The user later says the trip starts on the 5th: the same fact, a corrected version.
     store.correct(trip.id, valid_from=_t("2024-06-05T00:00"), at=_t("2024-05-20T12:00"))

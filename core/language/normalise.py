@@ -9,6 +9,7 @@ time expression) is the same span of what the user wrote, and the stored text st
 
 from __future__ import annotations
 
+import functools
 import importlib
 import threading
 from typing import Any
@@ -38,6 +39,7 @@ def converter_name() -> str | None:
     return None if _t2s() is None else "opencc-t2s"
 
 
+@functools.lru_cache(maxsize=1024)  # analysis, keyword terms and valid time read one statement
 def normalise(text: str) -> str:
     """`text` with full-width forms folded and traditional characters simplified, of the same
     length, so offsets into it are offsets into `text`."""

@@ -14,6 +14,7 @@ gets keyword terms (character bigrams) but no concepts.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import re
@@ -182,14 +183,18 @@ def _split(seg: _Segmenter | _Runs, text: str, tag: str) -> list[tuple[str, str]
 def tag_words(norm: str) -> list[Word]:
     """The words of a normalised sentence with their tags, dictionary fixes and merges applied
     (小 + surname, surname + title, a province letter + plate, a numeral + 号线)."""
-    seg = segmenter()
+    return list(_tag_words(norm, segmenter()))
+
+
+@functools.lru_cache(maxsize=1024)  # a statement's words serve its concepts and its terms
+def _tag_words(norm: str, seg: _Segmenter | _Runs) -> tuple[Word, ...]:
     words, at = [], 0
     for text, raw in seg.tag(norm):
         for part, part_tag in _split(seg, text, raw):
             tag = lex.TAG_OVERRIDES.get(part, part_tag)
             words.append(Word(at, at + len(part), part, tag, _upos(part, tag)))
             at += len(part)
-    return _merge(words)
+    return tuple(_merge(words))
 
 
 def _merge(words: list[Word]) -> list[Word]:

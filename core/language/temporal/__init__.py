@@ -46,6 +46,7 @@ from bitemporal_core.language.temporal._types import Context, ResolvedTime, Time
 
 __all__ = ["ResolvedTime", "RuleResolver", "TimeResolver", "default_resolver"]
 
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007]")
 
 
@@ -73,7 +74,8 @@ class RuleResolver:
         try:
             cjk = has_cjk(text)
             hits = []
-            if "en" in self.languages:  # English words glued to Han ones: 我next Monday要去
+            # English words glued to Han ones (我next Monday要去) are read with the Han blanked.
+            if "en" in self.languages and (not cjk or _ASCII_ALNUM.search(text)):
                 hits = english_hits(_HAN.sub(" ", text) if cjk else text, said_at)
             if "zh" in self.languages and cjk:
                 hits += chinese_hits(normalise(text), said_at)
