@@ -5,8 +5,8 @@ The statements are the small talk and memory texts of the quality benchmark (Eng
 `remember` does (sentences, concepts, terms, kind: `Analyser.analyse`; valid time:
 `Analyser.valid_time`). English runs on the default extractor (spaCy when installed) and on the
 built-in tagger; Chinese on rjieba. The languages take turns on the same number of rounds,
-each round with cold caches (normalised texts, words, stems); the best round of each counts. Prints characters per second and the ratio; a measure, not a
-test (it exits 0).
+each round with cold caches (normalised texts, words, stems); the best round of each counts.
+Prints characters per second and the ratio; a measure, not a test (it exits 0).
 
     .venv/bin/python benchmarks/bench_language.py [--rounds 5] [--n 2000]
 """
