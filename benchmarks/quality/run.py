@@ -31,6 +31,7 @@ import random
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,7 +41,6 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import InMemoryVectorStore
 
-import bitemporal_core.store as store_module
 from bitemporal_core import Basis, MemoryStore
 from bitemporal_core.providers.embeddings import MiniLMEmbedder
 from bitemporal_core.providers.tokens import TokenCounter
@@ -234,10 +234,11 @@ class MiniLMEmbeddings(Embeddings):
 
 
 def seed_fact_ids(seed: str) -> None:
-    """Draw fact and version ids from a seeded generator instead of uuid4, so that ranking
-    ties (broken by id) fall the same way on every run. Benchmark-only."""
+    """Draw every id (facts, versions, messages) from a seeded generator instead of uuid4, so
+    that ranking ties (broken by version id) fall the same way on every run. Benchmark-only:
+    it replaces `uuid.uuid4` in this process."""
     rng = random.Random(seed)
-    store_module._new_id = lambda: f"{rng.getrandbits(128):032x}"  # type: ignore[attr-defined]
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)
 
 
 def open_store(engine: str, **options: Any) -> MemoryStore:
