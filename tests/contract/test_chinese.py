@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bitemporal_core import Basis, InvalidInput, MemoryStore, hit_metadata
+from bitemporal_core import Basis, Fact, InvalidInput, MemoryStore, hit_metadata
 
 T0 = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -125,3 +125,19 @@ def test_chinese_story_of_the_write_up(store: MemoryStore) -> None:
     versions = store.history(trip.id).versions
     assert [v.valid_from.day for v in versions] == [1, 5]
     assert {v.language for v in versions} == {"zh"}
+
+
+def test_parallel_import_of_chinese_equals_in_process(store: MemoryStore) -> None:
+    items = [{"text": text, "at": T0 + timedelta(minutes=i)} for i, text in enumerate(SMALL_TALK)]
+    items += [{"text": "我喜欢喝茶。", "language": "en", "at": T0 + timedelta(hours=1)}]
+    parallel = store.remember_many(items, namespace="p1", parallel=True, chunk=3)
+    serial = store.remember_many(items, namespace="p2", parallel=False, chunk=3)
+
+    def shape(groups: list[list[Fact]]) -> list[tuple[str, str, str]]:
+        return [(f.text, f.kind, f.language) for g in groups for f in g]
+
+    assert shape(parallel) == shape(serial)
+    assert shape(parallel)[-1] == ("我喜欢喝茶。", "preference", "en")
+    assert store.concepts("p1") and {c.key for c in store.concepts("p1")} == {
+        c.key for c in store.concepts("p2")
+    }
