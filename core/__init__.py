@@ -21,7 +21,9 @@ from bitemporal_core.errors import (
     TimeRegression,
 )
 from bitemporal_core.language.extract import (
+    ChineseExtractor,
     ConceptExtractor,
+    MultilingualExtractor,
     SimpleExtractor,
     SpacyExtractor,
     StanzaExtractor,
@@ -61,6 +63,7 @@ from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
 from bitemporal_core.store import MemoryStore
 from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
+from bitemporal_core.views.mpl import cjk_font
 from bitemporal_core.views.prompt import (
     fact_metadata,
     format_line,
@@ -85,6 +88,7 @@ __all__ = [
     "Basis",
     "BitemporalError",
     "Change",
+    "ChineseExtractor",
     "Claim",
     "Concept",
     "ConceptEdge",
@@ -104,6 +108,7 @@ __all__ = [
     "MemoryStore",
     "Message",
     "MiniLMEmbedder",
+    "MultilingualExtractor",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
@@ -125,6 +130,7 @@ __all__ = [
     "__version__",
     "as_embedder",
     "as_llm",
+    "cjk_font",
     "default_counter",
     "default_extractor",
     "default_resolver",

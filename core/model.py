@@ -125,7 +125,8 @@ class Fact:
 
     Valid time `[valid_from, valid_to)` says when it is true in the world (`valid_to=None`: until
     further notice); transaction time `[recorded_at, superseded_at)` says when the memory believed
-    it (`superseded_at=None`: still believed).
+    it (`superseded_at=None`: still believed). `language` is the language the statement was
+    analysed in ("en" or "zh"; docs/chinese.md).
     """
 
     id: str
@@ -144,7 +145,7 @@ class Fact:
     kind: str = "said"
     supersedes: str | None = None
     t_index: int = 0
-    language: str | None = None
+    language: str = "en"
     category: str = "memory"
 
     @property

@@ -36,7 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", action="store_true", help="use an in-memory store")
     p.add_argument("-n", "--namespace", default="default", help="namespace (default: default)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("demo", help="replay a short conversation and show recall at several bases")
+    demo = sub.add_parser(
+        "demo", help="replay a short conversation and show recall at several bases"
+    )
+    demo.add_argument(
+        "--lang", choices=["en", "zh"], default="en", help="the conversation's language"
+    )
     sub.add_parser("info", help="show the store, engine, extractor and namespaces in use")
     r = sub.add_parser("remember", help="remember a statement")
     r.add_argument("text")
@@ -121,7 +126,7 @@ def _rows(store: MemoryStore, namespace: str) -> Iterator[str]:
 def _demo(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
     from bitemporal_core.interfaces.demo import run_demo
 
-    run_demo(store, echo=lambda s: print(s, file=out))
+    run_demo(store, echo=lambda s: print(s, file=out), language=args.lang)
     return 0
 
 

@@ -71,9 +71,9 @@ class _Worker:
         assert stream is not None
         return stream
 
-    def send(self, texts: Sequence[str]) -> None:
+    def send(self, request: tuple[list[str], list[str | None]]) -> None:
         try:
-            write_frame(self._in, list(texts))
+            write_frame(self._in, request)
         except (BrokenPipeError, OSError) as e:
             raise ExtractorUnavailable(f"the analysis process stopped: {e}") from e
 
@@ -106,25 +106,38 @@ class AnalysisPool:
         self._lock = threading.RLock()
 
     def analysed(
-        self, parts: Sequence[Sequence[str]], *, parallel: bool | None
+        self,
+        parts: Sequence[Sequence[str]],
+        *,
+        parallel: bool | None,
+        languages: Sequence[Sequence[str | None]] | None = None,
     ) -> Iterator[list[list[Analysed]]]:
         """Each part's statements (embedded), in order; a worker process parses ahead when
-        `parallel` is True, or None and the call is large (see `START_ITEMS`)."""
+        `parallel` is True, or None and the call is large (see `START_ITEMS`). `languages`
+        gives each text's `language=` (None: the analyser's)."""
+        langs: list[list[str | None]] = (
+            [list(x) for x in languages]
+            if languages is not None
+            else [[None] * len(texts) for texts in parts]
+        )
+        requests: list[tuple[list[str], list[str | None]]] = [
+            (list(texts), lang) for texts, lang in zip(parts, langs, strict=True)
+        ]
         worker = self._worker_for(parts, parallel)
         if worker is None:
-            yield from (self._analyser.analyse_many(list(texts)) for texts in parts)
+            yield from (self._analyser.analyse_many(t, lang) for t, lang in requests)
             return
         with self._lock:  # one import at a time uses the worker
             sent = received = 0
             try:
-                for texts in parts[:_AHEAD]:
-                    worker.send(texts)
+                for request in requests[:_AHEAD]:
+                    worker.send(request)
                     sent += 1
                 for _ in range(len(parts)):
                     groups = worker.receive()
                     received += 1
                     if sent < len(parts):
-                        worker.send(parts[sent])
+                        worker.send(requests[sent])
                         sent += 1
                     yield self._analyser.embed_groups(groups)
             except ExtractorUnavailable:
@@ -151,7 +164,8 @@ class AnalysisPool:
         with self._lock:
             if self._worker is None:
                 try:
-                    setup = pickle.dumps((self._analyser.extractor, self._analyser.distance))
+                    analyser = self._analyser
+                    setup = pickle.dumps((analyser.extractor, analyser.distance, analyser.language))
                 except (pickle.PicklingError, TypeError, AttributeError):
                     return None  # this extractor cannot travel: analysed in-process
                 self._worker = _Worker(setup)

@@ -126,4 +126,4 @@ def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVers
     copy = new_version(
         version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
     )
-    return [attrs.evolve(copy, supersedes=version.supersedes)]
+    return [attrs.evolve(copy, supersedes=version.supersedes, language=version.language)]

@@ -64,7 +64,8 @@ def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) 
     repeated = repeat_of(ctx, ns, item)
     if repeated is not None:
         return repeated
-    statements = llm_kinds(ctx, ctx.analyser.analyse(item.text), item.meta["kind"])
+    statements = ctx.analyser.analyse(item.text, item.meta.get("language"))
+    statements = llm_kinds(ctx, statements, item.meta["kind"])
     statements = worthiness(ctx, statements)
     mentions = mentions_for(ctx, ns, statements)
     at = item.at or (ctx.clock() if ctx.clock else utcnow())
@@ -105,7 +106,8 @@ def supersede(
     if lineage.superseded_by:  # its current version is the copy ending at the successor
         raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
     ns = lineage.namespace
-    statement = llm_kinds(ctx, [ctx.analyser.analyse_one(text)], meta["kind"])[0]
+    analysed = ctx.analyser.analyse_one(text, meta.get("language"))
+    statement = llm_kinds(ctx, [analysed], meta["kind"])[0]
     old = ctx.analyser.analyse_one(version.text)
     message_id = meta["source"] or "msg-" + _new_id()
     stale = ctx.upkeep.citing_current([version.id])  # abstractions quoting it end too

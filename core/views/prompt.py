@@ -66,6 +66,7 @@ def fact_metadata(fact: Fact) -> dict[str, Any]:
         "session": fact.session,
         "kind": fact.kind,
         "supersedes": fact.supersedes,
+        "language": fact.language,
     }
 
 

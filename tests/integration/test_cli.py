@@ -99,14 +99,28 @@ def test_errors_are_one_line_without_traceback(
     assert "bad.jsonl:1" in capsys.readouterr().err
 
 
-def test_demo_answers_differ_by_basis() -> None:
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_demo_answers_differ_by_basis(lang: str) -> None:
     out = io.StringIO()
-    assert main(["--memory", "demo"], out=out) == 0
+    assert main(["--memory", "demo", "--lang", lang], out=out) == 0
     sections = out.getvalue().split("\n== ")
     answers = [s for s in sections if "recall(" in s]
     assert len(answers) == 4
     assert len({s.split("\n", 2)[2] for s in answers}) == 4, "each basis answers differently"
     assert "extractor=" in sections[0]
+    assert f"[{lang}]" in answers[0]
+
+
+def test_chinese_demo_story() -> None:
+    out = io.StringIO()
+    assert main(["--memory", "demo", "--lang", "zh"], out=out) == 0
+    now, then, trip, believed = [s for s in out.getvalue().split("\n== ") if "recall(" in s]
+    assert "我对苹果过敏。" in now and "我喜欢吃苹果。" not in now
+    assert "我喜欢吃苹果。" in then
+    trip_text = "下个月三号到十号我要去巴黎出差。"
+    assert trip_text not in now and trip_text in trip
+    # before the correction the trip was believed to run from June 3 (read from the text)
+    assert trip_text in believed and "[2024-06-03 -> 2024-06-11]" in believed
 
 
 @pytest.mark.slow

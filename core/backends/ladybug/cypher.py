@@ -50,11 +50,11 @@ SCHEMA = (
     "ALTER TABLE Fact ADD IF NOT EXISTS uses INT64 DEFAULT 0",
     "ALTER TABLE Fact ADD IF NOT EXISTS last_used TIMESTAMP",
     "ALTER TABLE Version ADD IF NOT EXISTS archived_at TIMESTAMP",
+    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
     "CREATE REL TABLE IF NOT EXISTS ABSTRACTS(FROM Version TO Version)",
     "CREATE REL TABLE IF NOT EXISTS INFERRED(FROM Concept TO Concept, type STRING,"
     " confidence DOUBLE, provenance STRING, recorded_at TIMESTAMP)",
     # memory formation: claims about entities, reasons of supersessions
-    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
     "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
     "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
@@ -96,7 +96,7 @@ _CREATE_VERSION = (
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: nullif(r.source, ''), speaker: nullif(r.speaker, ''),"
     " session: nullif(r.session, ''), kind: r.kind, supersedes: nullif(r.supersedes, ''),"
-    " t_index: r.t_index, length: r.length, language: nullif(r.language, ''),"
+    " t_index: r.t_index, length: r.length, language: r.language,"
     " category: r.category})"
     " CREATE (v)-[:VERSION_OF]->(f)"
 )

@@ -103,7 +103,7 @@ MERGE_VERSIONS = (
     " v.said_at = r.said_at, v.source = r.source, v.speaker = r.speaker,"
     " v.session = r.session, v.kind = r.kind, v.supersedes = r.supersedes,"
     " v.t_index = r.t_index, v.length = r.length,"
-    " v.language = CASE r.language WHEN '' THEN null ELSE r.language END,"
+    " v.language = r.language,"
     " v.category = r.category"
     " WITH v, r MATCH (f:Fact {id: r.fact_id}) MERGE (v)-[:VERSION_OF]->(f)"
 )
