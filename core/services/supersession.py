@@ -32,7 +32,7 @@ def moved_predecessor(
     prev_current = prev.current if prev is not None else None
     if prev_current is None or prev_current.valid_to != current.valid_from:
         return None
-    return prev_current, ctx.analyser.analyse_one(prev_current.text)
+    return prev_current, ctx.analyser.analyse_one(prev_current.text, speaker=prev_current.speaker)
 
 
 def replaced_facts(
@@ -53,7 +53,12 @@ def replaced_facts(
         replaced = contradictions(ctx.llm, st.text, candidates)
         if replaced:
             taken.add(replaced[0].id)
-            out.append((replaced[0], ctx.analyser.analyse_one(replaced[0].text)))
+            out.append(
+                (
+                    replaced[0],
+                    ctx.analyser.analyse_one(replaced[0].text, speaker=replaced[0].speaker),
+                )
+            )
         else:
             out.append(None)
     return out

@@ -63,7 +63,10 @@ def remember(ctx: Services, ns: str, item: Item) -> list[Fact]:
     repeated = repeat_of(ctx, ns, item)
     if repeated is not None:
         return repeated
-    statements = llm_kinds(ctx, ctx.analyser.analyse(item.text), item.meta["kind"])
+    session, speaker = item.meta["session"], item.meta["speaker"]
+    before = ctx.dialogue.before(ns, session, item.message_id)
+    analysed = ctx.analyser.analyse(item.text, speaker=speaker, before=before)
+    statements = llm_kinds(ctx, analysed, item.meta["kind"])
     replaces = replaced_facts(ctx, ns, statements, item.at)
     summaries = concept_summaries(ctx, ns, statements, item.at)
 
@@ -72,7 +75,9 @@ def remember(ctx: Services, ns: str, item: Item) -> list[Fact]:
         result = ctx.log.apply_many([batch])[0]
         return [to_fact(ns, v, result) for v in versions]
 
-    return commit(ctx.log, ns, item.at, build)
+    facts = commit(ctx.log, ns, item.at, build)
+    ctx.dialogue.said(ns, session, item.message_id, item.text)
+    return facts
 
 
 def supersede(
@@ -90,8 +95,9 @@ def supersede(
     if lineage.superseded_by:  # its current version is the copy ending at the successor
         raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
     ns = lineage.namespace
-    statement = llm_kinds(ctx, [ctx.analyser.analyse_one(text)], meta["kind"])[0]
-    old = ctx.analyser.analyse_one(version.text)
+    speaker = meta["speaker"]
+    statement = llm_kinds(ctx, [ctx.analyser.analyse_one(text, speaker=speaker)], meta["kind"])[0]
+    old = ctx.analyser.analyse_one(version.text, speaker=version.speaker)
     message_id = meta["source"] or "msg-" + _new_id()
     stale = ctx.upkeep.citing_current([version.id])  # abstractions quoting it end too
 
@@ -134,7 +140,7 @@ def correct(
     start = version.valid_from if valid_from is None else valid_from
     end = version.valid_to if isinstance(valid_to, Unset) else valid_to
     check_interval(start, end)
-    statement = ctx.analyser.analyse_one(new_text)
+    statement = ctx.analyser.analyse_one(new_text, speaker=version.speaker)
     meta = {
         "source": version.source,
         "speaker": version.speaker,
@@ -197,7 +203,9 @@ def add_message(
         ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
         return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
-    return commit(ctx.log, ns, at, build)
+    stored = commit(ctx.log, ns, at, build)
+    ctx.dialogue.said(ns, session, msg_id, text)
+    return stored
 
 
 def forget_fact(ctx: Services, fact_id: str) -> int:
