@@ -40,12 +40,14 @@ from bitemporal_core.model import (
     InferredEdge,
     Lineage,
     Message,
+    RankContribution,
     Turn,
     Unset,
     Usage,
 )
 from bitemporal_core.providers.embeddings import (
     BaseEmbedder,
+    E5Embedder,
     Embedder,
     MiniLMEmbedder,
     as_embedder,
@@ -53,6 +55,7 @@ from bitemporal_core.providers.embeddings import (
 from bitemporal_core.providers.llm import LLM, OpenAIChat, as_llm
 from bitemporal_core.providers.tokens import ApproxCounter, TokenCounter, default_counter
 from bitemporal_core.ranking.decay import Lifecycle
+from bitemporal_core.ranking.fusion import Weights
 from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
 from bitemporal_core.store import MemoryStore
@@ -85,6 +88,7 @@ __all__ = [
     "ConceptExtractor",
     "ConceptView",
     "ConfigurationError",
+    "E5Embedder",
     "Embedder",
     "ExtractorUnavailable",
     "Fact",
@@ -101,6 +105,7 @@ __all__ = [
     "NotCurrent",
     "NotFound",
     "OpenAIChat",
+    "RankContribution",
     "RankedConcept",
     "RecallParams",
     "ResolvedTime",
@@ -114,6 +119,7 @@ __all__ = [
     "Turn",
     "Unset",
     "Usage",
+    "Weights",
     "__version__",
     "as_embedder",
     "as_llm",
