@@ -33,6 +33,11 @@ def _factor(_: object, attribute: attrs.Attribute[float], value: float) -> None:
         raise InvalidInput(f"{attribute.name} must lie in [0, 1]")
 
 
+def _count(_: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"{attribute.name} must be an int >= 1")
+
+
 @attrs.frozen(kw_only=True)
 class Weights:
     """How recall fuses its ranks (chosen on the long-conversation development set,
@@ -58,7 +63,7 @@ class Weights:
     time: float = attrs.field(default=1.0, validator=_weight)
     window: float = attrs.field(default=0.5, validator=_weight)
     sibling: float = attrs.field(default=0.5, validator=_factor)
-    rrf_k: int = attrs.field(default=RRF_K, validator=attrs.validators.ge(1))
+    rrf_k: int = attrs.field(default=RRF_K, validator=_count)
 
 
 @attrs.define

@@ -10,10 +10,16 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from bitemporal_core.errors import InvalidInput
 from bitemporal_core.model import Concept, ConceptEdge
 from bitemporal_core.ranking.fusion import Weights
 
 __all__ = ["RankedConcept", "RecallParams", "neighbour_pairs", "order_concepts", "score_concepts"]
+
+
+def _weights(_: object, __: object, value: object) -> None:
+    if not isinstance(value, Weights):
+        raise InvalidInput(f"weights must be a Weights, not {type(value).__name__}")
 
 
 @attrs.frozen(kw_only=True)
@@ -36,7 +42,7 @@ class RecallParams:
     max_concepts: int = attrs.field(default=10, validator=attrs.validators.ge(1))
     weight: float = 3.0
     per_concept: int = attrs.field(default=8, validator=attrs.validators.ge(1))
-    weights: Weights = attrs.field(factory=Weights, validator=attrs.validators.instance_of(Weights))
+    weights: Weights = attrs.field(factory=Weights, validator=_weights)
 
 
 @attrs.frozen(kw_only=True)
