@@ -35,7 +35,7 @@ FIELD_WEIGHTS: Mapping[str, int] = MappingProxyType(
     {
         "statement": 1,  # the statement's own words, on top of the message's
         "message": 3,  # every word of the message the statement is part of
-        "before": 3,  # the message said just before it in the session
+        "before": 3,  # the message said just before it in its session (none without one)
         "speaker": 3,  # the speaker's name
     }
 )

@@ -1,13 +1,15 @@
 """The message said before a new one: the `before` keyword field of its statements.
 
 A statement in a conversation usually answers the message before it, and a question about it is
-often worded like that message (see `language.fields`). `Dialogue` keeps the last two messages
-of each (namespace, session) this store wrote, so that remembering needs no extra read; on a
-miss (the first message of a session since the process started) it reads them from the message
-log. It is dropped for a namespace whenever messages are deleted there (`forget`,
-`delete_messages`), so a deleted message never becomes another statement's field. With several
-processes writing one session (Neo4j), a message another process wrote in between may be
-missed: the field is then the message before that one (ranking only; facts are unaffected).
+often worded like that message (see `language.fields`). Only a statement with a session has
+one: without a session, the message before may be any earlier statement, hours or days away.
+`Dialogue` keeps the last two messages of each (namespace, session) this store wrote, so that
+remembering needs no extra read; on a miss (the first message of a session since the process
+started) it reads them from the message log. It is dropped for a namespace whenever messages
+are deleted there (`forget`, `delete_messages`), so a deleted message never becomes another
+statement's field. With several processes writing one session (Neo4j), a message another
+process wrote in between may be missed: the field is then the message before that one (ranking
+only; facts are unaffected).
 """
 
 from __future__ import annotations
@@ -26,8 +28,7 @@ _SESSIONS_MAX = 4096  # (namespace, session) pairs held, least recently used dro
 
 
 class Dialogue:
-    """The last two messages of each session this store wrote or read (see the module);
-    session None stands for the namespace's latest messages, whatever their session."""
+    """The last two messages of each session this store wrote or read (see the module)."""
 
     def __init__(self, messages: MessageLog, size: int = _SESSIONS_MAX) -> None:
         self._messages = messages
@@ -36,7 +37,10 @@ class Dialogue:
         self._lock = threading.Lock()
 
     def before(self, namespace: str, session: str | None, message_id: str) -> str | None:
-        """The text of the latest message of the session that is not `message_id` itself."""
+        """The text of the latest message of the session that is not `message_id` itself
+        (None without a session)."""
+        if session is None:
+            return None
         for mid, text in reversed(self._tail(namespace, session)):
             if mid != message_id:
                 return text
@@ -49,23 +53,25 @@ class Dialogue:
         for item in items:
             session = item.meta["session"]
             previous = latest.get(session)
-            if previous is not None and previous[0] != item.message_id:
+            if session is None:
+                out.append(None)
+            elif previous is not None and previous[0] != item.message_id:
                 out.append(previous[1])
             else:
                 out.append(self.before(namespace, session, item.message_id))
-            latest[session] = latest[None] = (item.message_id, item.text)
+            latest[session] = (item.message_id, item.text)
         return out
 
     def said(self, namespace: str, session: str | None, message_id: str, text: str) -> None:
-        """A message was written: it is now the latest of its session (and of the namespace,
-        which is what a statement without a session follows)."""
+        """A message was written: it is now the latest of its session."""
+        if session is None:
+            return
         with self._lock:
-            for key in dict.fromkeys([(namespace, session), (namespace, None)]):
-                tail = self._tails.get(key)
-                if tail is None:
-                    continue  # read on the next miss (this write is in the log by then)
-                if not tail or tail[-1][0] != message_id:
-                    tail[:] = [*tail[-1:], (message_id, text)]
+            tail = self._tails.get((namespace, session))
+            if tail is None:
+                return  # read on the next miss (this write is in the log by then)
+            if not tail or tail[-1][0] != message_id:
+                tail[:] = [*tail[-1:], (message_id, text)]
 
     def said_many(self, namespace: str, items: Sequence[Item]) -> None:
         for item in items:
@@ -77,7 +83,7 @@ class Dialogue:
             for key in [k for k in self._tails if namespace in (None, k[0])]:
                 del self._tails[key]
 
-    def _tail(self, namespace: str, session: str | None) -> list[Said]:
+    def _tail(self, namespace: str, session: str) -> list[Said]:
         key = (namespace, session)
         with self._lock:
             found = self._tails.get(key)

@@ -121,7 +121,9 @@ def supersede(
         )
         return to_fact(ns, new, ctx.log.apply_many([batch])[0])
 
-    return commit(ctx.log, ns, at, build)
+    successor = commit(ctx.log, ns, at, build)
+    ctx.dialogue.said(ns, meta["session"], message_id, text)
+    return successor
 
 
 def correct(
