@@ -45,6 +45,7 @@ from bitemporal_core.model import (
     InferredEdge,
     Lineage,
     Message,
+    RankContribution,
     Turn,
     Unset,
     Update,
@@ -52,6 +53,7 @@ from bitemporal_core.model import (
 )
 from bitemporal_core.providers.embeddings import (
     BaseEmbedder,
+    E5Embedder,
     Embedder,
     MiniLMEmbedder,
     as_embedder,
@@ -59,6 +61,7 @@ from bitemporal_core.providers.embeddings import (
 from bitemporal_core.providers.llm import LLM, OpenAIChat, as_llm
 from bitemporal_core.providers.tokens import ApproxCounter, TokenCounter, default_counter
 from bitemporal_core.ranking.decay import Lifecycle
+from bitemporal_core.ranking.fusion import Weights
 from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
 from bitemporal_core.store import MemoryStore
@@ -95,6 +98,7 @@ __all__ = [
     "ConceptExtractor",
     "ConceptView",
     "ConfigurationError",
+    "E5Embedder",
     "Embedder",
     "ExtractorUnavailable",
     "Fact",
@@ -113,6 +117,7 @@ __all__ = [
     "NotCurrent",
     "NotFound",
     "OpenAIChat",
+    "RankContribution",
     "RankedConcept",
     "RecallParams",
     "ResolvedTime",
@@ -127,6 +132,7 @@ __all__ = [
     "Unset",
     "Update",
     "Usage",
+    "Weights",
     "__version__",
     "as_embedder",
     "as_llm",

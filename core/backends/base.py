@@ -355,13 +355,17 @@ class CypherBackend:
 
     # --- message log ------------------------------------------------------------------------
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
-        if session is None:
-            rows = self._read(self._s.MESSAGES_ALL, {"ns": namespace})
-        else:
-            params = {"ns": namespace, "session": session}
-            rows = self._read(self._s.MESSAGES_SESSION, params)
-        if limit is not None:
-            rows = rows[-limit:] if limit > 0 else []
+        params: dict[str, Any] = {"ns": namespace}
+        if session is not None:
+            params["session"] = session
+        if limit is None:
+            chosen = self._s.MESSAGES_ALL if session is None else self._s.MESSAGES_SESSION
+            rows = self._read(chosen, params)
+        elif limit <= 0:
+            rows = []
+        else:  # the last `limit`, read newest first without reading the others
+            chosen = self._s.MESSAGES_LAST_ALL if session is None else self._s.MESSAGES_LAST_SESSION
+            rows = self._read(chosen, {**params, "limit": limit})[::-1]
         return [
             Message(
                 id=r[0],

@@ -286,6 +286,9 @@ class Statements:
         of_ns = "MATCH (m:Message) WHERE m.namespace = $ns" + seq
         self.MESSAGES_ALL = of_ns + columns + " ORDER BY m.seq"
         self.MESSAGES_SESSION = of_ns + " AND m.session = $session" + columns + " ORDER BY m.seq"
+        # The last `$limit` messages, newest first (what a new statement is said after).
+        self.MESSAGES_LAST_ALL = self.MESSAGES_ALL + " DESC LIMIT $limit"
+        self.MESSAGES_LAST_SESSION = self.MESSAGES_SESSION + " DESC LIMIT $limit"
         self.SESSIONS = of_ns + " AND m.session IS NOT NULL"
         self.SESSIONS += " RETURN m.session, min(m.seq) AS first ORDER BY first"
         self.DELETE_SESSION_MESSAGES = of_ns + " AND m.session = $session"

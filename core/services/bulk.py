@@ -19,7 +19,7 @@ from bitemporal_core.backends.port import (
 from bitemporal_core.common.times import TICK
 from bitemporal_core.common.validate import check_items
 from bitemporal_core.errors import InvalidInput, TimeRegression
-from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.analysis import Analysed, Utterance
 from bitemporal_core.language.detect import check_language
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
@@ -191,15 +191,27 @@ def remember_many(
             seen.add(item.key)
     prepared = _stamp(ctx, namespace, fresh)
     parts = [prepared[start : start + chunk] for start in range(0, len(prepared), chunk)]
-    texts = [[p.text for p in part] for part in parts]
-    languages = [[p.meta.get("language") for p in part] for part in parts]
-    analysed_parts = ctx.pool.analysed(texts, parallel=parallel, languages=languages)
+    befores = iter(ctx.dialogue.befores(namespace, prepared))
+    said = [
+        [
+            Utterance(
+                text=p.text,
+                speaker=p.meta["speaker"],
+                before=next(befores),
+                language=p.meta.get("language"),
+            )
+            for p in part
+        ]
+        for part in parts
+    ]
+    analysed_parts = ctx.pool.analysed(said, parallel=parallel)
     written: list[list[Fact]] = []
     for part, analysed in zip(parts, analysed_parts, strict=True):
         if ctx.llm is not None:
             analysed = llm_kinds_many(ctx, part, analysed)
             analysed = [worthiness(ctx, group) for group in analysed]
         written.extend(_write_chunk(ctx, namespace, part, analysed))
+        ctx.dialogue.said_many(namespace, part)
     new = iter(written)
     out = []
     for item in checked:

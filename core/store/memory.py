@@ -393,8 +393,11 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
         if namespace is not None:
-            return self._ctx.erasure.forget_namespace(check_namespace(namespace))
-        return writes.forget_fact(self._ctx, check_id(fact))
+            removed = self._ctx.erasure.forget_namespace(check_namespace(namespace))
+        else:
+            removed = writes.forget_fact(self._ctx, check_id(fact))
+        self._ctx.dialogue.drop(namespace)  # a deleted message must not become a field
+        return removed
 
     # --- reads --------------------------------------------------------------------------
     def recall(
@@ -526,7 +529,9 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             raise InvalidInput("delete_messages needs exactly one of session= or ids=")
         checked = None if ids is None else check_ids(ids, "message id")
         session = check_optional_name(session, "session")
-        return self._ctx.messages.delete_messages(ns, session, checked)
+        deleted = self._ctx.messages.delete_messages(ns, session, checked)
+        self._ctx.dialogue.drop(ns)
+        return deleted
 
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bitemporal_core.errors import InvalidInput
-from bitemporal_core.language.analysis import Analyser
+from bitemporal_core.language.analysis import Analyser, Utterance
 from bitemporal_core.language.detect import check_language, language_of, script_runs
 from bitemporal_core.language.extract import (
     ChineseExtractor,
@@ -195,5 +195,7 @@ def test_statements_carry_their_language() -> None:
         ("en", "preference"),
         ("zh", "preference"),
     ]
-    groups = analyser.analyse_many(["我喜欢喝茶。", "I like tea."], ["en", None])
+    groups = analyser.analyse_many(
+        [Utterance(text="我喜欢喝茶。", language="en"), Utterance(text="I like tea.")]
+    )
     assert [g[0].language for g in groups] == ["en", "en"]
