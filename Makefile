@@ -6,7 +6,7 @@ SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*
 STAMP := $(VENV)/.installed
 NEO4J := tools/neo4j/neo4j.sh
 
-.PHONY: install demo test lint typecheck unit neo4j neo4j-stop bench clean
+.PHONY: install demo test lint typecheck unit docs neo4j neo4j-stop bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,13 @@ typecheck: install
 
 unit: install
 	$(PY) -m pytest tests/unit -q
+
+# The API reference, from the docstrings (pdoc; any warning is an error). `make test` builds it
+# too, into a temporary folder (tests/integration/test_packaging.py).
+API_DIR ?= docs/api
+docs: install
+	$(PY) -W error -m pdoc -d google -o $(API_DIR) bitemporal_core langchain_bitemporal llamaindex_bitemporal
+	@echo "API reference: $(API_DIR)/index.html"
 
 # The whole suite: lint, types, then every test on every engine. A real Neo4j is started when
 # Java and Maven are present (under CI=true its tests never skip).
