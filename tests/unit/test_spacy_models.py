@@ -62,9 +62,7 @@ def test_the_reupload_comes_first() -> None:
     assert extractor.model == REUPLOAD
 
 
-def test_the_official_package_is_detected(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_official_package_is_detected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _official_package(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(sys.modules, REUPLOAD, None)  # the re-upload is not installed
