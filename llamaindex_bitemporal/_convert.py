@@ -65,17 +65,25 @@ def from_record(record: Message) -> ChatMessage:
     return ChatMessage(role=role, content=record.text)
 
 
-def to_turn(message: ChatMessage, session: str, remember_roles: Sequence[str]) -> Turn:
+def to_turn(
+    message: ChatMessage,
+    session: str | None,
+    remember_roles: Sequence[str],
+    *,
+    msg_id: str | None = None,
+) -> Turn:
     """The turn that keeps `message`: its text as facts if its role feeds the memory, and the
-    message itself, serialised under a marked id unless it is plain text."""
+    message itself, serialised under a marked id unless it is plain text. `msg_id` names the
+    message (a JSON message's id gets the marking prefix); None makes one."""
     role = MessageRole(message.role).value
     text = message_text(message)
     remember = role in remember_roles and bool(text)
     if _is_plain(message):
-        return Turn(text=text, role=role, session=session, remember=remember)
-    body, _, msg_id = _record(message)
+        return Turn(text=text, role=role, id=msg_id, session=session, remember=remember)
+    body, _, made = _record(message)
+    marked = made if msg_id is None else JSON_ID_PREFIX + msg_id
     return Turn(
-        text=text or body, role=role, id=msg_id, session=session, remember=remember, message=body
+        text=text or body, role=role, id=marked, session=session, remember=remember, message=body
     )
 
 
