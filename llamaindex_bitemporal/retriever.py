@@ -12,6 +12,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextN
 from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
 from ._convert import resolve_basis
+from ._tenancy import resolve_namespace
 
 __all__ = ["BitemporalRetriever"]
 
@@ -46,7 +47,8 @@ class BitemporalRetriever(BaseRetriever):
 
     Args:
         store: the bitemporal memory store.
-        namespace: the namespace to recall from.
+        namespace: the namespace to recall from; None uses `user_id`, else "default".
+        user_id: the user whose memory this is, when `namespace` is not given.
         basis: the default basis; None means "now" at each call.
         k: how many facts to return.
         mode: "hybrid" (concept graph + BM25) or "recallm" (concept graph alone).
@@ -58,7 +60,8 @@ class BitemporalRetriever(BaseRetriever):
         self,
         store: MemoryStore,
         *,
-        namespace: str = "default",
+        namespace: str | None = None,
+        user_id: str | None = None,
         basis: Basis | None = None,
         k: int = 10,
         mode: Literal["hybrid", "recallm"] = "hybrid",
@@ -67,7 +70,7 @@ class BitemporalRetriever(BaseRetriever):
     ) -> None:
         super().__init__(callback_manager=callback_manager, verbose=verbose)
         self.store = store
-        self.namespace = namespace
+        self.namespace = resolve_namespace(namespace, user_id)[0]
         self.basis = basis
         self.k = k
         self.mode: Literal["hybrid", "recallm"] = mode

@@ -18,7 +18,12 @@ from llama_index.core.storage.chat_store.base_db import MessageStatus
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bitemporal_core import InvalidInput, MemoryStore
-from llamaindex_bitemporal import BitemporalDBChatStore, BitemporalMemoryBlock
+from llamaindex_bitemporal import (
+    BitemporalDBChatStore,
+    BitemporalMemory,
+    BitemporalMemoryBlock,
+    BitemporalRetriever,
+)
 from llamaindex_bitemporal.db_chat_store import ARCHIVE_SESSION
 
 from .conftest import t
@@ -252,6 +257,12 @@ def test_user_id_names_the_namespace_and_namespace_wins(store: MemoryStore) -> N
     assert BitemporalMemoryBlock(store, user_id="u1", namespace="n").namespace == "n"
     assert BitemporalMemoryBlock(store).namespace == "default"
     assert BitemporalDBChatStore(store, user_id="u2").namespace == "u2"
+    assert BitemporalMemory(store, user_id="u3").namespace == "u3"
+    store.remember("I am allergic to apples.", namespace="u4")
+    retriever = BitemporalRetriever(store, user_id="u4")
+    assert [n.node.get_content() for n in retriever.retrieve("apples")] == [
+        "I am allergic to apples."
+    ]
 
 
 def test_one_warning_when_sessions_share_default(
