@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*.py' -o -name '*.gz' 2>/dev/null)
+SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*.py' -o -name '*.gz' -o -name '*.html' 2>/dev/null)
 STAMP := $(VENV)/.installed
 NEO4J := tools/neo4j/neo4j.sh
 
