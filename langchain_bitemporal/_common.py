@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,13 +17,14 @@ from langchain_core.messages import (
     SystemMessage,
 )
 
-from bitemporal_core import Basis, InvalidInput, Message
+from bitemporal_core import Basis, Hit, InvalidInput, MemoryStore, Message
 
 __all__ = [
     "DEFAULT_NAMESPACE",
     "DefaultNamespaceWatch",
     "Defaults",
     "Scope",
+    "concept_displays",
     "lookup",
     "message_text",
     "parse_time",
@@ -78,6 +79,17 @@ def parse_time(
     if value.tzinfo is None and assume_utc:
         value = value.replace(tzinfo=UTC)
     return value
+
+
+def concept_displays(store: MemoryStore, namespace: str, hits: Sequence[Hit]) -> dict[str, str]:
+    """The display form ("apples") of each concept key ("appl") that found these hits, read in
+    one call, for the metadata people and models see. (Seam: once `Hit` carries its concepts'
+    display forms, read them from the hit.)"""
+    keys = sorted({key for hit in hits for key in hit.concepts})
+    if not keys:
+        return {}
+    nodes, _ = store.concept_graph(keys, namespace=namespace)
+    return {c.key: c.display for c in nodes}
 
 
 def lookup(source: Any, key: str) -> Any:

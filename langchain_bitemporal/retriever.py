@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any, Literal
 
@@ -17,7 +18,7 @@ from pydantic import ConfigDict
 
 from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
-from ._common import Defaults, parse_time, resolve_scope
+from ._common import Defaults, concept_displays, parse_time, resolve_scope
 
 __all__ = ["BitemporalRetriever"]
 
@@ -90,7 +91,8 @@ class BitemporalRetriever(BaseRetriever):
             return []
         options = self._options(k, valid_at, known_at, basis, configurable)
         hits = self.store.recall(query, **options)
-        return [_document(h, options["basis"]) for h in hits]
+        displays = concept_displays(self.store, options["namespace"], hits)
+        return [_document(h, options["basis"], displays) for h in hits]
 
     async def _aget_relevant_documents(
         self,
@@ -107,7 +109,8 @@ class BitemporalRetriever(BaseRetriever):
             return []
         options = self._options(k, valid_at, known_at, basis, configurable)
         hits = await self.store.arecall(query, **options)
-        return [_document(h, options["basis"]) for h in hits]
+        displays = await asyncio.to_thread(concept_displays, self.store, options["namespace"], hits)
+        return [_document(h, options["basis"], displays) for h in hits]
 
     def _options(
         self,
@@ -141,8 +144,7 @@ class BitemporalRetriever(BaseRetriever):
         return resolve_scope(default, context, configurable).namespace
 
 
-def _document(hit: Hit, basis: Basis) -> Document:
+def _document(hit: Hit, basis: Basis, displays: dict[str, str]) -> Document:
     """A recalled fact version as a Document, with the metadata every adapter shows."""
-    return Document(
-        page_content=hit.fact.text, id=hit.fact.id, metadata=hit_metadata(hit, basis=basis)
-    )
+    metadata = hit_metadata(hit, basis=basis, displays=displays)
+    return Document(page_content=hit.fact.text, id=hit.fact.id, metadata=metadata)

@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from bitemporal_core import Basis, MemoryStore, Message, TokenCounter, Turn
+from bitemporal_core import Basis, Hit, MemoryStore, Message, TokenCounter, Turn
 
 __all__ = [
     "JSON_ID_PREFIX",
     "acounter",
     "astore_message",
+    "concept_displays",
     "from_record",
     "message_text",
     "message_time",
@@ -136,6 +137,16 @@ def message_time(message: ChatMessage, key: str) -> datetime | None:
 async def acounter(store: MemoryStore) -> TokenCounter:
     """The store's token counter, loaded off the event loop (the first use reads its files)."""
     return await asyncio.to_thread(lambda: store.counter)
+
+
+def concept_displays(store: MemoryStore, namespace: str, hits: Sequence[Hit]) -> dict[str, str]:
+    """The display form ("apples") of each concept key ("appl") that found these hits, read in
+    one call. (Seam: once `Hit` carries its concepts' display forms, read them from the hit.)"""
+    keys = sorted({key for hit in hits for key in hit.concepts})
+    if not keys:
+        return {}
+    nodes, _ = store.concept_graph(keys, namespace=namespace)
+    return {c.key: c.display for c in nodes}
 
 
 def resolve_basis(default: Basis | None, override: Basis | None = None) -> Basis:

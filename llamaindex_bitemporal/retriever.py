@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextvars import ContextVar
 from typing import Literal
 
@@ -11,7 +12,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextN
 
 from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
-from ._convert import resolve_basis
+from ._convert import concept_displays, resolve_basis
 from ._tenancy import resolve_namespace
 
 __all__ = ["BitemporalRetriever"]
@@ -23,10 +24,10 @@ _CALL_BASIS: ContextVar[tuple[int, Basis] | None] = ContextVar(
 _LLM_KEYS = frozenset({"validity"})
 
 
-def _to_node(hit: Hit, basis: Basis) -> NodeWithScore:
+def _to_node(hit: Hit, basis: Basis, displays: dict[str, str]) -> NodeWithScore:
     """A recalled fact version as a `NodeWithScore` with the metadata every adapter shows."""
     fact = hit.fact
-    metadata = hit_metadata(hit, basis=basis)
+    metadata = hit_metadata(hit, basis=basis, displays=displays)
     node = TextNode(
         id_=fact.version_id,
         text=fact.text,
@@ -107,7 +108,8 @@ class BitemporalRetriever(BaseRetriever):
         hits = self.store.recall(
             query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
         )
-        return [_to_node(h, basis) for h in hits]
+        displays = concept_displays(self.store, self.namespace, hits)
+        return [_to_node(h, basis, displays) for h in hits]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         if not query_bundle.query_str.strip():
@@ -116,4 +118,5 @@ class BitemporalRetriever(BaseRetriever):
         hits = await self.store.arecall(
             query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
         )
-        return [_to_node(h, basis) for h in hits]
+        displays = await asyncio.to_thread(concept_displays, self.store, self.namespace, hits)
+        return [_to_node(h, basis, displays) for h in hits]

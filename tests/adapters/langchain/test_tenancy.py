@@ -152,6 +152,7 @@ def test_retriever_takes_user_id_from_the_config(store: MemoryStore) -> None:
     retriever = BitemporalRetriever(store, k=2)
     docs = retriever.invoke("apples", config={"configurable": {"user_id": "u-3"}})
     assert [d.page_content for d in docs] == [ALLERGY]
+    assert docs[0].metadata["concepts"] == ["apples"]  # the display form, not the stem
     assert retriever.invoke("apples") == []  # nothing named a namespace: "default" is empty
     fixed = BitemporalRetriever(store, namespace="u-3", k=2)
     assert [d.page_content for d in fixed.invoke("apples")] == [ALLERGY]
@@ -163,3 +164,4 @@ def test_retriever_async_takes_user_id(store: MemoryStore) -> None:
     config: RunnableConfig = {"configurable": {"user_id": "u-4"}}
     docs = asyncio.run(retriever.ainvoke("apples", config=config))
     assert [d.page_content for d in docs] == [ALLERGY]
+    assert docs[0].metadata["concepts"] == ["apples"]

@@ -260,9 +260,11 @@ def test_user_id_names_the_namespace_and_namespace_wins(store: MemoryStore) -> N
     assert BitemporalMemory(store, user_id="u3").namespace == "u3"
     store.remember("I am allergic to apples.", namespace="u4")
     retriever = BitemporalRetriever(store, user_id="u4")
-    assert [n.node.get_content() for n in retriever.retrieve("apples")] == [
-        "I am allergic to apples."
-    ]
+    (found,) = retriever.retrieve("apples")
+    assert found.node.get_content() == "I am allergic to apples."
+    assert found.node.metadata["concepts"] == ["apples"]  # the display form, not 'appl'
+    (again,) = asyncio.run(retriever.aretrieve("apples"))
+    assert again.node.metadata["concepts"] == ["apples"]
 
 
 def test_one_warning_when_sessions_share_default(
