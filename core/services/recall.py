@@ -187,6 +187,8 @@ class Ranker:
         chosen = {c.key for c in view.concepts}
         reached: dict[str, float] = {}
         for edge in self._reads.inferred(scope.namespace, list(essential)):
+            if not self._lifecycle.trusts(edge.confidence):
+                continue  # below the confidence floor: kept, not followed
             other = edge.dst if edge.src in essential else edge.src
             if other not in chosen:
                 reached[other] = max(reached.get(other, 0.0), edge.confidence)

@@ -114,7 +114,11 @@ def _check(store: MemoryStore, now: datetime) -> None:
 def test_incremental_index_answers_as_a_fresh_read(seed: int) -> None:
     rng = random.Random(seed)
     embedder = CallableEmbedder(_embed, name="bag-of-words", dim=32)
-    store = MemoryStore.embedded(None, embedder=embedder, lifecycle=Lifecycle(inferred_weight=0.5))
+    store = MemoryStore.embedded(
+        None,
+        embedder=embedder,
+        lifecycle=Lifecycle(inferred_weight=0.5, min_inferred_confidence=0.0),
+    )
     at = T0
     facts: list[str] = []
 

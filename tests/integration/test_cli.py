@@ -50,7 +50,8 @@ def test_remember_recall_history_timeline_export_forget(tmp_path: Path) -> None:
     code, out = run(db, "-n", "alice", "recall", "apples", "--valid-at", "2023-10-25T12:00:00Z")
     assert code == 0 and "no memories" in out
     code, out = run(db, "-n", "alice", "history", fact_id)
-    assert json.loads(out.splitlines()[0])["id"] == fact_id
+    assert out.startswith(f"Fact {fact_id} in namespace 'alice': 1 version")
+    assert "valid     2023-10-26 00:00 -> open" in out
     code, out = run(db, "-n", "alice", "timeline")
     assert fact_id in out
     export = tmp_path / "facts.jsonl"
@@ -78,7 +79,7 @@ def test_import_jsonl_with_progress(tmp_path: Path, capsys: pytest.CaptureFixtur
     src = tmp_path / "messages.jsonl"
     src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     code, out = run(tmp_path / "m.lbdb", "-n", "bob", "import", str(src))
-    assert code == 0 and "imported 5 facts" in out
+    assert code == 0 and "imported 5 messages: wrote 5 facts, skipped 0" in out
     assert "import" in capsys.readouterr().err  # the progress bar
     code, out = run(tmp_path / "m.lbdb", "-n", "bob", "recall", "museum number 3", "-k", "1")
     assert "museum number 3" in out
@@ -127,6 +128,7 @@ def test_chinese_demo_story() -> None:
 def test_console_script(tmp_path: Path) -> None:
     exe = shutil.which("bitemporal-memory", path=str(Path(sys.executable).parent))
     assert exe, "the console script is installed with the package"
+    assert run(tmp_path / "s.lbdb", "remember", "I like tea.")[0] == 0
     done = subprocess.run(
         [exe, "--store", str(tmp_path / "s.lbdb"), "recall", "x", "--valid-at", "yesterday"],
         capture_output=True,
