@@ -2,11 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*.py' 2>/dev/null)
+SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*.py' -o -name '*.gz' -o -name '*.html' 2>/dev/null)
 STAMP := $(VENV)/.installed
 NEO4J := tools/neo4j/neo4j.sh
 
-.PHONY: install demo test lint typecheck unit neo4j neo4j-stop bench clean
+.PHONY: install demo test lint typecheck unit docs neo4j neo4j-stop bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,13 @@ typecheck: install
 
 unit: install
 	$(PY) -m pytest tests/unit -q
+
+# The API reference, from the docstrings (pdoc; any warning is an error). `make test` builds it
+# too, into a temporary folder (tests/integration/test_packaging.py).
+API_DIR ?= docs/api
+docs: install
+	$(PY) -W error -m pdoc -d google -o $(API_DIR) bitemporal_core langchain_bitemporal llamaindex_bitemporal
+	@echo "API reference: $(API_DIR)/index.html"
 
 # The whole suite: lint, types, then every test on every engine. A real Neo4j is started when
 # Java and Maven are present (under CI=true its tests never skip).

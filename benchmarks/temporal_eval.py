@@ -1,12 +1,14 @@
 """Share of statements whose valid time the default resolver gets right.
 
-Reads the development cases (`/work/shared/temporal/cases.jsonl` by default; see its README):
+Reads the development cases: the shared ones (`shared/temporal/cases.jsonl` beside the
+repository, or beside the folder that holds it; see its README) and the repository's Chinese
+cases (`benchmarks/data/temporal_zh.jsonl`), or the files given with `--cases`:
 each has `text`, `said_at`, `lang`, and either `from_range` (and maybe `to_range`) = [first day,
 exclusive last day] where the resolved `valid_from` (`valid_to`) date must fall, or `none: true`
 when the resolver must find no expression. Prints one line per failure, then the share correct
 per language and for the traps. Always exits 0: it is a measure, not a test.
 
-    python benchmarks/temporal_eval.py [--cases PATH]
+    python benchmarks/temporal_eval.py [--cases PATH ...]
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ from typing import Any
 
 from bitemporal_core.language.temporal import ResolvedTime, default_resolver
 
-DEFAULT_CASES = (
-    Path(__file__).resolve().parent.parent.parent / "shared" / "temporal" / "cases.jsonl"
-)
+ROOT = Path(__file__).resolve().parent.parent
+CHINESE_CASES = ROOT / "benchmarks" / "data" / "temporal_zh.jsonl"
+
+
+def default_cases() -> list[Path]:
+    """The shared cases (found beside the repository or one folder up: a worktree) and the
+    repository's Chinese ones."""
+    shared = [p / "shared" / "temporal" / "cases.jsonl" for p in (ROOT.parent, ROOT.parent.parent)]
+    return [*[p for p in shared if p.exists()][:1], CHINESE_CASES]
 
 
 def _utc_day(value: datetime) -> date:
@@ -57,16 +65,20 @@ def _show(result: ResolvedTime) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES, help="cases.jsonl path")
+    parser.add_argument("--cases", type=Path, nargs="+", help="cases.jsonl paths")
     args = parser.parse_args(argv)
-    try:
-        lines = args.cases.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        print(f"cannot read cases: {e}", file=sys.stderr)
-        return 0
+    lines: list[tuple[str, int, str]] = []
+    for path in args.cases or default_cases():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            print(f"cannot read cases: {e}", file=sys.stderr)
+            continue
+        print(f"cases: {path}")
+        lines += [(path.name, n, line) for n, line in enumerate(text.splitlines(), start=1)]
     resolver = default_resolver()
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for number, line in enumerate(lines, start=1):
+    for name, number, line in lines:
         if not line.strip():
             continue
         case = json.loads(line)
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             totals[group][0] += problem is None
             totals[group][1] += 1
         if problem is not None:
-            print(f"FAIL line {number} [{case.get('lang', '?')}] {case['text']!r}: {problem}")
+            print(f"FAIL {name}:{number} [{case.get('lang', '?')}] {case['text']!r}: {problem}")
     print(f"\n{'group':<8} {'correct':>8} {'cases':>6} {'share':>7}")
     for group in sorted(totals, key=lambda g: (g == "all", g == "traps", g)):
         ok, n = totals[group]

@@ -21,7 +21,9 @@ from bitemporal_core.errors import (
     TimeRegression,
 )
 from bitemporal_core.language.extract import (
+    ChineseExtractor,
     ConceptExtractor,
+    MultilingualExtractor,
     SimpleExtractor,
     SpacyExtractor,
     StanzaExtractor,
@@ -43,6 +45,7 @@ from bitemporal_core.model import (
     InferredEdge,
     Lineage,
     Message,
+    RankContribution,
     Turn,
     Unset,
     Update,
@@ -50,6 +53,7 @@ from bitemporal_core.model import (
 )
 from bitemporal_core.providers.embeddings import (
     BaseEmbedder,
+    E5Embedder,
     Embedder,
     MiniLMEmbedder,
     as_embedder,
@@ -57,10 +61,12 @@ from bitemporal_core.providers.embeddings import (
 from bitemporal_core.providers.llm import LLM, OpenAIChat, as_llm
 from bitemporal_core.providers.tokens import ApproxCounter, TokenCounter, default_counter
 from bitemporal_core.ranking.decay import Lifecycle
+from bitemporal_core.ranking.fusion import Weights
 from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
 from bitemporal_core.store import MemoryStore
 from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
+from bitemporal_core.views.mpl import cjk_font
 from bitemporal_core.views.prompt import (
     fact_metadata,
     format_line,
@@ -85,12 +91,14 @@ __all__ = [
     "Basis",
     "BitemporalError",
     "Change",
+    "ChineseExtractor",
     "Claim",
     "Concept",
     "ConceptEdge",
     "ConceptExtractor",
     "ConceptView",
     "ConfigurationError",
+    "E5Embedder",
     "Embedder",
     "ExtractorUnavailable",
     "Fact",
@@ -104,10 +112,12 @@ __all__ = [
     "MemoryStore",
     "Message",
     "MiniLMEmbedder",
+    "MultilingualExtractor",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
     "OpenAIChat",
+    "RankContribution",
     "RankedConcept",
     "RecallParams",
     "ResolvedTime",
@@ -122,9 +132,11 @@ __all__ = [
     "Unset",
     "Update",
     "Usage",
+    "Weights",
     "__version__",
     "as_embedder",
     "as_llm",
+    "cjk_font",
     "default_counter",
     "default_extractor",
     "default_resolver",

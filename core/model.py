@@ -5,7 +5,7 @@ of the package but the foundation helpers."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any, Final
 
@@ -29,6 +29,7 @@ __all__ = [
     "InferredEdge",
     "Lineage",
     "Message",
+    "RankContribution",
     "Turn",
     "Unset",
     "Update",
@@ -125,7 +126,8 @@ class Fact:
 
     Valid time `[valid_from, valid_to)` says when it is true in the world (`valid_to=None`: until
     further notice); transaction time `[recorded_at, superseded_at)` says when the memory believed
-    it (`superseded_at=None`: still believed).
+    it (`superseded_at=None`: still believed). `language` is the language the statement was
+    analysed in ("en" or "zh"; docs/chinese.md).
     """
 
     id: str
@@ -144,7 +146,7 @@ class Fact:
     kind: str = "said"
     supersedes: str | None = None
     t_index: int = 0
-    language: str | None = None
+    language: str = "en"
     category: str = "memory"
 
     @property
@@ -208,14 +210,51 @@ class Concept:
 
 
 @attrs.frozen(kw_only=True)
+class RankContribution:
+    """What one rank of recall gave a recalled memory.
+
+    Attributes:
+        position: its place in that rank, 1 for the first.
+        raw: the rank's own score: BM25 for "keyword", cosine for "vector", the concept
+            score of its best concept for "concepts", the relationship's confidence for
+            "inferred".
+        share: what the rank adds to `Hit.score` (a hit's shares sum to its score).
+    """
+
+    position: int
+    raw: float
+    share: float
+
+
+@attrs.frozen(kw_only=True)
 class Hit:
-    """A recalled memory: the fact version, its fused score, and why it was found."""
+    """A recalled memory: the fact version, its score, and why it was found.
+
+    Attributes:
+        fact: the version recalled.
+        score: relevance in 0..1, the fusion of the ranks that found it (1: first in every
+            rank) times its boosts; divided by the best score when boosts lift one above 1.
+        concepts: the concepts it was found under.
+        sources: the ranks that found it ("concepts", "keyword", "vector", "inferred").
+        essential: whether it mentions a concept the question names.
+        ranks: per rank that found it, its position, raw score and share of `score`.
+        boosts: the factors applied after fusion, by name: "time" (a question asking when, a
+            statement with its own time), "window" (said or valid in the period the question
+            names), "sibling" (its message gave a better hit), "lifecycle" (decay and use).
+    """
 
     fact: Fact
     score: float
     concepts: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     essential: bool = False
+    ranks: Mapping[str, RankContribution] = attrs.field(factory=dict, hash=False)
+    boosts: Mapping[str, float] = attrs.field(factory=dict, hash=False)
+
+    @property
+    def text(self) -> str:
+        """The fact's text."""
+        return self.fact.text
 
 
 @attrs.frozen(kw_only=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+import threading
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,10 +17,14 @@ from langchain_core.messages import (
     SystemMessage,
 )
 
-from bitemporal_core import Basis, InvalidInput, Message
+from bitemporal_core import Basis, Hit, InvalidInput, MemoryStore, Message
 
 __all__ = [
+    "DEFAULT_NAMESPACE",
+    "DefaultNamespaceWatch",
+    "Defaults",
     "Scope",
+    "concept_displays",
     "lookup",
     "message_text",
     "parse_time",
@@ -28,6 +34,8 @@ __all__ = [
 ]
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+DEFAULT_NAMESPACE = "default"
+LOG = logging.getLogger("langchain_bitemporal")
 
 
 def message_text(message: BaseMessage) -> str:
@@ -73,6 +81,17 @@ def parse_time(
     return value
 
 
+def concept_displays(store: MemoryStore, namespace: str, hits: Sequence[Hit]) -> dict[str, str]:
+    """The display form ("apples") of each concept key ("appl") that found these hits, read in
+    one call, for the metadata people and models see. (Seam: once `Hit` carries its concepts'
+    display forms, read them from the hit.)"""
+    keys = sorted({key for hit in hits for key in hit.concepts})
+    if not keys:
+        return {}
+    nodes, _ = store.concept_graph(keys, namespace=namespace)
+    return {c.key: c.display for c in nodes}
+
+
 def lookup(source: Any, key: str) -> Any:
     """`source[key]` for a mapping, `source.key` for an object, else None."""
     if source is None:
@@ -83,38 +102,89 @@ def lookup(source: Any, key: str) -> Any:
 
 
 @attrs.frozen
-class Scope:
-    """Where a call reads and writes: namespace, session and basis."""
+class Defaults:
+    """An adapter's own namespace (None: not given), session and basis."""
 
-    namespace: str
+    namespace: str | None
     session: str | None
     basis: Basis | None
 
 
+@attrs.frozen
+class Scope:
+    """Where a call reads and writes: namespace, session and basis. `defaulted` is true when
+    nothing named the namespace, so the shared "default" one is used."""
+
+    namespace: str
+    session: str | None
+    basis: Basis | None
+    defaulted: bool = False
+
+
 def resolve_scope(
-    default: Scope,
+    default: Defaults,
     context: Any,
     configurable: Mapping[str, Any] | None,
     *,
     namespace_key: str = "namespace",
     session_key: str = "session",
     basis_key: str = "basis",
+    user_key: str = "user_id",
 ) -> Scope:
-    """The scope of one run: the runtime context wins, then the config's `configurable`
-    (its `thread_id` stands in for a missing session), then the adapter's defaults."""
+    """The scope of one run.
+
+    The namespace is, in this order: `namespace_key` in the runtime context, then in the
+    config's `configurable` (a namespace named for this run); the adapter's own `namespace`;
+    `user_key` (LangGraph's `user_id`) in the runtime context, then in `configurable`; else
+    "default". The session and basis come from the context, then `configurable` (its
+    `thread_id` standing in for a missing session), then the adapter's defaults.
+    """
     conf = configurable or {}
 
     def pick(key: str) -> Any:
         found = lookup(context, key)
         return found if found is not None else conf.get(key)
 
-    namespace = pick(namespace_key) or default.namespace
+    namespace = pick(namespace_key) or default.namespace or pick(user_key)
     session = pick(session_key) or conf.get("thread_id") or default.session
     basis = pick(basis_key) or default.basis
     if not isinstance(basis, Basis | None):
         raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
     return Scope(
-        namespace=str(namespace),
+        namespace=DEFAULT_NAMESPACE if namespace is None else str(namespace),
         session=None if session is None else str(session),
         basis=basis,
+        defaulted=namespace is None,
     )
+
+
+class DefaultNamespaceWatch:
+    """Logs one warning when the writes of several sessions (threads) land in the "default"
+    namespace because nothing named one: every user then shares one memory.
+
+    A log record (logger `langchain_bitemporal`, level WARNING) rather than a Python warning:
+    it reports a configuration, and must not fail the agent run it is noticed in.
+    """
+
+    def __init__(self, adapter: str) -> None:
+        self._adapter = adapter
+        self._sessions: set[str | None] = set()
+        self._warned = False
+        self._lock = threading.Lock()
+
+    def wrote(self, scope: Scope) -> None:
+        """Note a write in `scope`; warn (once) at the second session writing to "default"."""
+        if not scope.defaulted or self._warned:
+            return
+        with self._lock:
+            self._sessions.add(scope.session)
+            if len(self._sessions) < 2 or self._warned:
+                return
+            self._warned = True
+        LOG.warning(
+            "%s: writes of several sessions land in the shared namespace %r, so all users "
+            "share one memory. Give the adapter namespace=..., or put user_id in the run's "
+            "context or in config['configurable'].",
+            self._adapter,
+            DEFAULT_NAMESPACE,
+        )

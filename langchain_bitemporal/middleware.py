@@ -12,7 +12,7 @@ from langgraph.config import get_config
 
 from bitemporal_core import Basis, MemoryStore, Turn
 
-from ._common import Scope, message_text, resolve_scope
+from ._common import DefaultNamespaceWatch, Defaults, Scope, message_text, resolve_scope
 
 __all__ = ["BitemporalMemoryMiddleware"]
 
@@ -28,13 +28,16 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
     first time (no AI reply after it yet) is remembered as facts, and the AI reply's text is
     stored as a message (as facts too with `remember_replies`).
 
-    The namespace, session and basis of a run come from the runtime context (`context=`
-    given to `invoke`; a mapping or an object with those attributes), else from the config's
+    The namespace of a run (see README, "Tenancy"): `namespace` in the runtime context
+    (`context=` given to `invoke`; a mapping or an object with that attribute) or in the
+    config's `configurable`; else the `namespace` given here; else `user_id` in the runtime
+    context, then in `configurable`; else "default" (a warning is logged once when turns of
+    several threads land there). The session and basis come from the context, else from
     `configurable` (its `thread_id` standing in for the session), else from the options here.
 
     Args:
         store: the memory store.
-        namespace: default namespace.
+        namespace: this agent's namespace; None takes it from each run (`user_id`).
         session: default session.
         basis: default basis; None means now, at each model call.
         k: memories recalled per call, before the token budget.
@@ -42,14 +45,15 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         mode: recall mode, "hybrid" or "recallm".
         store_replies: keep the AI replies as messages.
         remember_replies: also remember the AI replies as facts.
-        namespace_key, session_key, basis_key: names looked up in context and config.
+        namespace_key, session_key, basis_key, user_key: names looked up in context and
+            config.
     """
 
     def __init__(
         self,
         store: MemoryStore,
         *,
-        namespace: str = "default",
+        namespace: str | None = None,
         session: str | None = None,
         basis: Basis | None = None,
         k: int = 30,
@@ -60,10 +64,12 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         namespace_key: str = "namespace",
         session_key: str = "session",
         basis_key: str = "basis",
+        user_key: str = "user_id",
     ) -> None:
         super().__init__()
         self.store = store
-        self.default = Scope(namespace=namespace, session=session, basis=basis)
+        self.default = Defaults(namespace=namespace, session=session, basis=basis)
+        self.watch = DefaultNamespaceWatch(type(self).__name__)
         self.k = k
         self.max_tokens = max_tokens
         self.mode: Literal["hybrid", "recallm"] = mode
@@ -73,6 +79,7 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
             "namespace_key": namespace_key,
             "session_key": session_key,
             "basis_key": basis_key,
+            "user_key": user_key,
         }
         self.tools = []
 
@@ -91,6 +98,7 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         response = handler(_inject(request, block))
         for turn in self._turns(scope, request.messages, human, response):
             self.store.add_turn(turn, namespace=scope.namespace)
+            self.watch.wrote(scope)
         return response
 
     async def awrap_model_call(
@@ -107,6 +115,7 @@ class BitemporalMemoryMiddleware(AgentMiddleware):
         response = await handler(_inject(request, block))
         for turn in self._turns(scope, request.messages, human, response):
             await self.store.aadd_turn(turn, namespace=scope.namespace)
+            self.watch.wrote(scope)
         return response
 
     # --- scope and writes -----------------------------------------------------------------

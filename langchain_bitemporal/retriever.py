@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any, Literal
 
@@ -11,11 +12,13 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import RunnableConfig, ensure_config
+from langgraph.runtime import get_runtime
 from pydantic import ConfigDict
 
 from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
-from ._common import parse_time
+from ._common import Defaults, concept_displays, parse_time, resolve_scope
 
 __all__ = ["BitemporalRetriever"]
 
@@ -31,6 +34,10 @@ class BitemporalRetriever(BaseRetriever):
     Per call, `invoke(query, k=..., valid_at=..., known_at=...)` (datetimes or ISO strings)
     or `basis=Basis(...)` override the configured `k` and `basis` (None: now, at each call).
 
+    The namespace is found as by the middleware: `namespace` in the LangGraph runtime
+    context or the config's `configurable`; else the one given here; else `user_id` in the
+    context, then in `configurable`; else "default".
+
     Example:
         ```python
         retriever = BitemporalRetriever(store, namespace="alice", k=5)
@@ -41,7 +48,7 @@ class BitemporalRetriever(BaseRetriever):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     store: MemoryStore
-    namespace: str = "default"
+    namespace: str | None = None
     basis: Basis | None = None
     k: int = 4
     mode: Literal["hybrid", "recallm"] = "hybrid"
@@ -52,6 +59,23 @@ class BitemporalRetriever(BaseRetriever):
             data["store"] = store
         super().__init__(**data)
 
+    def invoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Retrieve the Documents for `input` (the config's `configurable` may name the
+        namespace: see the class docstring)."""
+        config = ensure_config(config)
+        kwargs["configurable"] = config.get("configurable") or {}
+        return super().invoke(input, config, **kwargs)
+
+    async def ainvoke(
+        self, input: str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Async twin of `invoke`."""
+        config = ensure_config(config)
+        kwargs["configurable"] = config.get("configurable") or {}
+        return await super().ainvoke(input, config, **kwargs)
+
     def _get_relevant_documents(
         self,
         query: str,
@@ -61,12 +85,14 @@ class BitemporalRetriever(BaseRetriever):
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
         basis: Basis | None = None,
+        configurable: dict[str, Any] | None = None,
     ) -> list[Document]:
         if not query.strip():
             return []
-        options = self._options(k, valid_at, known_at, basis)
+        options = self._options(k, valid_at, known_at, basis, configurable)
         hits = self.store.recall(query, **options)
-        return [_document(h, options["basis"]) for h in hits]
+        displays = concept_displays(self.store, options["namespace"], hits)
+        return [_document(h, options["basis"], displays) for h in hits]
 
     async def _aget_relevant_documents(
         self,
@@ -77,12 +103,14 @@ class BitemporalRetriever(BaseRetriever):
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
         basis: Basis | None = None,
+        configurable: dict[str, Any] | None = None,
     ) -> list[Document]:
         if not query.strip():
             return []
-        options = self._options(k, valid_at, known_at, basis)
+        options = self._options(k, valid_at, known_at, basis, configurable)
         hits = await self.store.arecall(query, **options)
-        return [_document(h, options["basis"]) for h in hits]
+        displays = await asyncio.to_thread(concept_displays, self.store, options["namespace"], hits)
+        return [_document(h, options["basis"], displays) for h in hits]
 
     def _options(
         self,
@@ -90,6 +118,7 @@ class BitemporalRetriever(BaseRetriever):
         valid_at: datetime | str | None,
         known_at: datetime | str | None,
         basis: Basis | None,
+        configurable: dict[str, Any] | None,
     ) -> dict[str, Any]:
         """The recall options of one call: per-call values over the configured ones."""
         chosen = basis or self.basis or Basis()
@@ -99,15 +128,23 @@ class BitemporalRetriever(BaseRetriever):
                 known_at=parse_time(known_at, "known_at") or chosen.known_at,
             )
         return {
-            "namespace": self.namespace,
+            "namespace": self._namespace(configurable),
             "basis": chosen.resolved(),
             "k": self.k if k is None else k,
             "mode": self.mode,
         }
 
+    def _namespace(self, configurable: dict[str, Any] | None) -> str:
+        """The namespace of this call (`resolve_scope`'s order)."""
+        try:
+            context = get_runtime().context
+        except (RuntimeError, KeyError, AttributeError):  # not inside a graph run
+            context = None
+        default = Defaults(namespace=self.namespace, session=None, basis=None)
+        return resolve_scope(default, context, configurable).namespace
 
-def _document(hit: Hit, basis: Basis) -> Document:
+
+def _document(hit: Hit, basis: Basis, displays: dict[str, str]) -> Document:
     """A recalled fact version as a Document, with the metadata every adapter shows."""
-    return Document(
-        page_content=hit.fact.text, id=hit.fact.id, metadata=hit_metadata(hit, basis=basis)
-    )
+    metadata = hit_metadata(hit, basis=basis, displays=displays)
+    return Document(page_content=hit.fact.text, id=hit.fact.id, metadata=metadata)

@@ -24,7 +24,7 @@ from bitemporal_core import (
     format_line,
 )
 
-from ._common import Scope, parse_time, resolve_scope
+from ._common import DefaultNamespaceWatch, Defaults, Scope, parse_time, resolve_scope
 
 __all__ = ["TOOL_NAMES", "create_memory_tools"]
 
@@ -115,8 +115,9 @@ def _history_text(lineage: Lineage) -> str:
 class _MemoryTools:
     """The tool functions, bound to a store and a default scope."""
 
-    def __init__(self, store: MemoryStore, default: Scope, k: int, keys: dict[str, str]) -> None:
+    def __init__(self, store: MemoryStore, default: Defaults, k: int, keys: dict[str, str]) -> None:
         self.store, self.default, self.k, self.keys = store, default, k, keys
+        self.watch = DefaultNamespaceWatch("create_memory_tools")
 
     def scope(self, config: RunnableConfig | None) -> Scope:
         """This run's scope: runtime context, then config, then the defaults."""
@@ -176,6 +177,7 @@ class _MemoryTools:
             speaker="agent",
             **options,
         )
+        self.watch.wrote(scope)
         return "\n".join(["Remembered:", *(_line(f) for f in facts)])
 
     @_errors
@@ -190,6 +192,7 @@ class _MemoryTools:
             valid_from=parse_time(valid_from, "valid_from", assume_utc=True),
             speaker="agent",
         )
+        self.watch.wrote(scope)
         return f"Memory {fact_id} ends where the new one starts:\n{_line(new)}"
 
     @_errors
@@ -260,25 +263,33 @@ _SPECS: dict[str, tuple[str, type[BaseModel], str]] = {
 def create_memory_tools(
     store: MemoryStore,
     *,
-    namespace: str = "default",
+    namespace: str | None = None,
     basis: Basis | None = None,
     k: int = 10,
     include: Sequence[str] = TOOL_NAMES,
     namespace_key: str = "namespace",
     basis_key: str = "basis",
+    user_key: str = "user_id",
 ) -> list[BaseTool]:
     """Tools that let an agent read and edit its memory (see `TOOL_NAMES`).
 
-    The namespace is never a tool argument: it comes from the runtime context or the
-    config's `configurable` (`namespace_key`), else `namespace`; a fact id from another
-    namespace is reported as unknown. `basis` (None: now) is the default for recall. Errors
-    from the store come back to the model as tool errors.
+    The namespace is never a tool argument. It is `namespace_key` in the runtime context or
+    the config's `configurable`; else `namespace`; else `user_key` (`user_id`) in the
+    runtime context, then in `configurable`; else "default" (a warning is logged once when
+    writes of several threads land there). A fact id from another namespace is reported as
+    unknown. `basis` (None: now) is the default for recall. Errors from the store come back
+    to the model as tool errors.
     """
     unknown = set(include) - set(TOOL_NAMES)
     if unknown:
         raise ValueError(f"unknown memory tools: {sorted(unknown)}")
-    keys = {"namespace_key": namespace_key, "session_key": "session", "basis_key": basis_key}
-    impl = _MemoryTools(store, Scope(namespace=namespace, session=None, basis=basis), k, keys)
+    keys = {
+        "namespace_key": namespace_key,
+        "session_key": "session",
+        "basis_key": basis_key,
+        "user_key": user_key,
+    }
+    impl = _MemoryTools(store, Defaults(namespace=namespace, session=None, basis=basis), k, keys)
     return [_tool(impl, name) for name in TOOL_NAMES if name in include]
 
 

@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from bitemporal_core import Basis, MemoryStore, Message, TokenCounter, Turn
+from bitemporal_core import Basis, Hit, MemoryStore, Message, TokenCounter, Turn
 
 __all__ = [
     "JSON_ID_PREFIX",
     "acounter",
     "astore_message",
+    "concept_displays",
     "from_record",
     "message_text",
     "message_time",
@@ -65,21 +66,31 @@ def from_record(record: Message) -> ChatMessage:
     return ChatMessage(role=role, content=record.text)
 
 
-def to_turn(message: ChatMessage, session: str, remember_roles: Sequence[str]) -> Turn:
+def to_turn(
+    message: ChatMessage,
+    session: str | None,
+    remember_roles: Sequence[str],
+    *,
+    msg_id: str | None = None,
+) -> Turn:
     """The turn that keeps `message`: its text as facts if its role feeds the memory, and the
-    message itself, serialised under a marked id unless it is plain text."""
+    message itself, serialised under a marked id unless it is plain text. `msg_id` names the
+    message (a JSON message's id gets the marking prefix); None makes one."""
     role = MessageRole(message.role).value
     text = message_text(message)
     remember = role in remember_roles and bool(text)
     name = message.additional_kwargs.get("name")
     speaker = name if isinstance(name, str) and name.strip() else None
     if _is_plain(message):
-        return Turn(text=text, role=role, session=session, remember=remember, speaker=speaker)
-    body, _, msg_id = _record(message)
+        return Turn(
+            text=text, role=role, id=msg_id, session=session, remember=remember, speaker=speaker
+        )
+    body, _, made = _record(message)
+    marked = made if msg_id is None else JSON_ID_PREFIX + msg_id
     return Turn(
         text=text or body,
         role=role,
-        id=msg_id,
+        id=marked,
         session=session,
         remember=remember,
         message=body,
@@ -136,6 +147,16 @@ def message_time(message: ChatMessage, key: str) -> datetime | None:
 async def acounter(store: MemoryStore) -> TokenCounter:
     """The store's token counter, loaded off the event loop (the first use reads its files)."""
     return await asyncio.to_thread(lambda: store.counter)
+
+
+def concept_displays(store: MemoryStore, namespace: str, hits: Sequence[Hit]) -> dict[str, str]:
+    """The display form ("apples") of each concept key ("appl") that found these hits, read in
+    one call. (Seam: once `Hit` carries its concepts' display forms, read them from the hit.)"""
+    keys = sorted({key for hit in hits for key in hit.concepts})
+    if not keys:
+        return {}
+    nodes, _ = store.concept_graph(keys, namespace=namespace)
+    return {c.key: c.display for c in nodes}
 
 
 def resolve_basis(default: Basis | None, override: Basis | None = None) -> Basis:

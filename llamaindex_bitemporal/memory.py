@@ -21,6 +21,7 @@ from ._convert import (
     resolve_basis,
     store_message,
 )
+from ._tenancy import DefaultNamespaceWatch, resolve_namespace
 
 __all__ = ["BitemporalMemory"]
 
@@ -40,7 +41,9 @@ class BitemporalMemory(BaseMemory):
 
     Args:
         store: the bitemporal memory store.
-        namespace: the namespace of messages and memories.
+        namespace: the namespace of messages and memories; None uses `user_id`.
+        user_id: the user whose memory this is, when `namespace` is not given; with neither,
+            "default" (a warning is logged once when several sessions write there).
         session: the chat session (one history per session).
         basis: what to recall as of; None means "now" at each call. `get(basis=...)`
             overrides it for one call. The chat history itself is never filtered.
@@ -67,12 +70,14 @@ class BitemporalMemory(BaseMemory):
         default_factory=get_tokenizer, exclude=True, description="Token counter for history."
     )
     _store: MemoryStore = PrivateAttr()
+    _watch: DefaultNamespaceWatch = PrivateAttr()
 
     def __init__(
         self,
         store: MemoryStore,
         *,
-        namespace: str = "default",
+        namespace: str | None = None,
+        user_id: str | None = None,
         session: str = "default",
         basis: Basis | None = None,
         k: int = 10,
@@ -82,8 +87,9 @@ class BitemporalMemory(BaseMemory):
         insert: Literal["system", "user"] = "system",
         tokenizer_fn: Callable[[str], list[Any]] | None = None,
     ) -> None:
+        chosen, defaulted = resolve_namespace(namespace, user_id)
         fields: dict[str, Any] = {
-            "namespace": namespace,
+            "namespace": chosen,
             "session": session,
             "basis": basis,
             "k": k,
@@ -95,6 +101,7 @@ class BitemporalMemory(BaseMemory):
         }
         super().__init__(**fields)
         self._store = store
+        self._watch = DefaultNamespaceWatch(type(self).__name__, defaulted=defaulted)
 
     @classmethod
     def class_name(cls) -> str:
@@ -229,6 +236,7 @@ class BitemporalMemory(BaseMemory):
             session=self.session,
             remember_roles=self.remember_roles,
         )
+        self._watch.wrote(self.session)
 
     async def aput_messages(self, messages: list[ChatMessage]) -> None:
         """Store several messages, in order."""
@@ -265,3 +273,4 @@ class BitemporalMemory(BaseMemory):
             session=self.session,
             remember_roles=roles,
         )
+        self._watch.wrote(self.session)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextvars import ContextVar
 from typing import Literal
 
@@ -11,7 +12,8 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextN
 
 from bitemporal_core import Basis, Hit, MemoryStore, hit_metadata
 
-from ._convert import resolve_basis
+from ._convert import concept_displays, resolve_basis
+from ._tenancy import resolve_namespace
 
 __all__ = ["BitemporalRetriever"]
 
@@ -22,10 +24,10 @@ _CALL_BASIS: ContextVar[tuple[int, Basis] | None] = ContextVar(
 _LLM_KEYS = frozenset({"validity"})
 
 
-def _to_node(hit: Hit, basis: Basis) -> NodeWithScore:
+def _to_node(hit: Hit, basis: Basis, displays: dict[str, str]) -> NodeWithScore:
     """A recalled fact version as a `NodeWithScore` with the metadata every adapter shows."""
     fact = hit.fact
-    metadata = hit_metadata(hit, basis=basis)
+    metadata = hit_metadata(hit, basis=basis, displays=displays)
     node = TextNode(
         id_=fact.version_id,
         text=fact.text,
@@ -46,7 +48,8 @@ class BitemporalRetriever(BaseRetriever):
 
     Args:
         store: the bitemporal memory store.
-        namespace: the namespace to recall from.
+        namespace: the namespace to recall from; None uses `user_id`, else "default".
+        user_id: the user whose memory this is, when `namespace` is not given.
         basis: the default basis; None means "now" at each call.
         k: how many facts to return.
         mode: "hybrid" (concept graph + BM25) or "recallm" (concept graph alone).
@@ -58,7 +61,8 @@ class BitemporalRetriever(BaseRetriever):
         self,
         store: MemoryStore,
         *,
-        namespace: str = "default",
+        namespace: str | None = None,
+        user_id: str | None = None,
         basis: Basis | None = None,
         k: int = 10,
         mode: Literal["hybrid", "recallm"] = "hybrid",
@@ -67,7 +71,7 @@ class BitemporalRetriever(BaseRetriever):
     ) -> None:
         super().__init__(callback_manager=callback_manager, verbose=verbose)
         self.store = store
-        self.namespace = namespace
+        self.namespace = resolve_namespace(namespace, user_id)[0]
         self.basis = basis
         self.k = k
         self.mode: Literal["hybrid", "recallm"] = mode
@@ -104,7 +108,8 @@ class BitemporalRetriever(BaseRetriever):
         hits = self.store.recall(
             query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
         )
-        return [_to_node(h, basis) for h in hits]
+        displays = concept_displays(self.store, self.namespace, hits)
+        return [_to_node(h, basis, displays) for h in hits]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         if not query_bundle.query_str.strip():
@@ -113,4 +118,5 @@ class BitemporalRetriever(BaseRetriever):
         hits = await self.store.arecall(
             query_bundle.query_str, namespace=self.namespace, basis=basis, k=self.k, mode=self.mode
         )
-        return [_to_node(h, basis) for h in hits]
+        displays = await asyncio.to_thread(concept_displays, self.store, self.namespace, hits)
+        return [_to_node(h, basis, displays) for h in hits]

@@ -12,7 +12,11 @@ from bitemporal_core import MemoryStore
 from bitemporal_core.language.extract import ConceptExtractor, default_extractor
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# shared/ beside the clone; a git worktree (wt/NAME) finds it one folder further up.
+SHARED = next(
+    (p / "shared" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared").is_dir()),
+    ROOT.parent / "shared",
+)
 
 ENGINES = ["ladybug", "neo4j"]
 

@@ -1,7 +1,8 @@
 """Quality benchmark: is the right memory in the injected context, and the superseded one not?
 
 Replays the conversations in `benchmarks/quality/data/*.jsonl` (knowledge updates, time-travel
-questions, long-range recall over hundreds of small-talk turns) into four memories, then asks
+questions, long-range recall over hundreds of small-talk turns; English, and Chinese in the
+`zh_*` files, in the same run) into four memories, then asks
 every question at its basis `(valid_at, known_at)` and checks the context each memory injects:
 
 - `recallm`: `store.context(..., mode="recallm")`, the concept graph alone;
@@ -13,10 +14,12 @@ every question at its basis `(valid_at, known_at)` and checks the context each m
 
 A question passes "right" when every expected memory text is in the context, and "superseded"
 when every superseded (or not-yet-true) text is absent or sits on a line marked "(no longer
-true)"; the baseline has no marking. Prints the table, writes it to `RESULTS.md`; asserts
-nothing, exits 0. Deterministic: fixed times, seeded filler, seeded fact ids.
+true)"; the baseline has no marking. Prints the tables (per language, and the Chinese score
+minus the English one), writes them to `RESULTS.md`; asserts nothing, exits 0. Deterministic:
+fixed times, seeded filler, seeded fact ids.
 
     .venv/bin/python benchmarks/quality/run.py [--engine ladybug|neo4j] [--k 10] [--max-tokens 800]
+        [--lang en zh]
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import random
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,7 +41,6 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import InMemoryVectorStore
 
-import bitemporal_core.store as store_module
 from bitemporal_core import Basis, MemoryStore
 from bitemporal_core.providers.embeddings import MiniLMEmbedder
 from bitemporal_core.providers.tokens import TokenCounter
@@ -49,6 +52,7 @@ PAST_MARK = "(no longer true)"
 BASELINE_HEADER = "Relevant earlier messages (most similar first):"
 SYSTEMS = ("recallm", "hybrid", "hybrid+vectors", "vector baseline")
 CATEGORIES = ("update", "time-travel/valid", "time-travel/known", "long-range")
+LANGS = ("en", "zh")
 ID_SEED = 20240501
 COMMAND = ".venv/bin/python benchmarks/quality/run.py"
 
@@ -88,6 +92,7 @@ class Question:
 @dataclass
 class Conversation:
     id: str
+    lang: str = "en"  # "zh" for the files named zh_*.jsonl
     turns: list[Turn] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
 
@@ -138,8 +143,9 @@ def _question(event: dict[str, Any]) -> Question:
 
 
 def _spread(conv: str, block: dict[str, Any], start: datetime, end: datetime, spec: Any) -> list:
-    """A filler block: its messages evenly spaced (whole seconds) strictly between two times."""
-    texts = filler_texts(block["n"], block["seed"], spec)
+    """A filler block: its messages evenly spaced (whole seconds) strictly between two times;
+    from the filler file the block names (`file`), else `filler.json`."""
+    texts = filler_texts(block["n"], block["seed"], spec[block.get("file", "filler.json")])
     step = (end - start) / (len(texts) + 1)
     return [
         Turn(
@@ -153,9 +159,11 @@ def _spread(conv: str, block: dict[str, Any], start: datetime, end: datetime, sp
     ]
 
 
-def _build(conv: str, events: list[dict[str, Any]], spec: dict[str, Any]) -> Conversation:
+def _build(
+    conv: str, lang: str, events: list[dict[str, Any]], spec: dict[str, Any]
+) -> Conversation:
     """A conversation from its events, filler blocks expanded between their neighbours."""
-    out = Conversation(conv)
+    out = Conversation(conv, lang)
     pending: dict[str, Any] | None = None
     for event in events:
         if event["op"] == "filler":
@@ -174,16 +182,22 @@ def _build(conv: str, events: list[dict[str, Any]], spec: dict[str, Any]) -> Con
     return out
 
 
-def load(data: Path) -> list[Conversation]:
-    """Every conversation of every `*.jsonl` file in `data`, in file order."""
-    spec = json.loads((data / "filler.json").read_text(encoding="utf-8"))
+def load(data: Path, langs: Iterable[str] = LANGS) -> list[Conversation]:
+    """Every conversation of the question files in `data` (English `*.jsonl`, Chinese
+    `zh_*.jsonl`; not the stream-mode `stream_*` files), in file order."""
+    spec = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in data.glob("filler*.json")}
     events: dict[str, list[dict[str, Any]]] = {}
-    for path in sorted(p for p in data.glob("*.jsonl") if not p.name.startswith("stream_")):
+    lang_of: dict[str, str] = {}
+    for path in sorted(data.glob("*.jsonl")):
+        lang = "zh" if path.name.startswith("zh_") else "en"
+        if path.name.startswith("stream_") or lang not in langs:
+            continue
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 event = json.loads(line)
                 events.setdefault(event["conv"], []).append(event)
-    return [_build(conv, evs, spec) for conv, evs in events.items()]
+                lang_of[event["conv"]] = lang
+    return [_build(conv, lang_of[conv], evs, spec) for conv, evs in events.items()]
 
 
 def check(convs: list[Conversation]) -> list[str]:
@@ -220,10 +234,11 @@ class MiniLMEmbeddings(Embeddings):
 
 
 def seed_fact_ids(seed: str) -> None:
-    """Draw fact and version ids from a seeded generator instead of uuid4, so that ranking
-    ties (broken by id) fall the same way on every run. Benchmark-only."""
+    """Draw every id (facts, versions, messages) from a seeded generator instead of uuid4, so
+    that ranking ties (broken by version id) fall the same way on every run. Benchmark-only:
+    it replaces `uuid.uuid4` in this process."""
     rng = random.Random(seed)
-    store_module._new_id = lambda: f"{rng.getrandbits(128):032x}"  # type: ignore[attr-defined]
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)
 
 
 def open_store(engine: str, **options: Any) -> MemoryStore:
@@ -304,6 +319,7 @@ def baseline_context(
 @dataclass
 class Result:
     system: str
+    lang: str
     category: str
     question: str
     right: bool | None  # None: the question expects no memory
@@ -330,11 +346,17 @@ def _texts(refs: Iterable[str], texts: dict[str, list[str]]) -> list[str]:
 
 
 def evaluate(
-    system: str, q: Question, context: str, texts: dict[str, list[str]], counter: TokenCounter
+    system: str,
+    lang: str,
+    q: Question,
+    context: str,
+    texts: dict[str, list[str]],
+    counter: TokenCounter,
 ) -> Result:
     missing, leaked = judge(context, _texts(q.expect, texts), _texts(q.stale, texts))
     return Result(
         system=system,
+        lang=lang,
         category=q.category,
         question=q.id,
         right=(not missing) if q.expect else None,
@@ -392,7 +414,7 @@ def ask_all(run: Run, conv: Conversation, memories: dict[str, Any], texts: dict)
             context = _timed(run, f"ask {system}", context_for, system, q, run, memories)
             run.contexts[(system, q.id)] = context
             which = texts["baseline"] if system == "vector baseline" else texts["store"]
-            run.results.append(evaluate(system, q, context, which, counter))
+            run.results.append(evaluate(system, conv.lang, q, context, which, counter))
 
 
 def replay(run: Run, conv: Conversation, model: MiniLMEmbedder) -> None:
@@ -437,8 +459,12 @@ def _rate(values: list[bool | None]) -> str:
     return f"{100 * sum(counted) / len(counted):.0f}% ({sum(counted)}/{len(counted)})"
 
 
-def _select(results: list[Result], system: str, category: str) -> list[Result]:
-    return [r for r in results if r.system == system and category in ("all", r.category)]
+def _select(results: list[Result], system: str, category: str, lang: str = "all") -> list[Result]:
+    return [
+        r
+        for r in results
+        if r.system == system and category in ("all", r.category) and lang in ("all", r.lang)
+    ]
 
 
 def summary_table(results: list[Result]) -> list[str]:
@@ -462,16 +488,36 @@ def summary_table(results: list[Result]) -> list[str]:
     return lines
 
 
-def both_table(results: list[Result]) -> list[str]:
+def _share(rs: list[Result]) -> float:
+    return 100 * sum(r.both for r in rs) / max(1, len(rs))
+
+
+def both_table(results: list[Result], lang: str = "all") -> list[str]:
     """The share of questions passing both checks: categories by systems."""
     lines = ["| category | " + " | ".join(SYSTEMS) + " |", "|---|" + "---|" * len(SYSTEMS)]
     for category in (*CATEGORIES, "all"):
-        cells = []
-        for system in SYSTEMS:
-            rs = _select(results, system, category)
-            cells.append(f"{100 * sum(r.both for r in rs) / max(1, len(rs)):.0f}%")
-        n = len(_select(results, SYSTEMS[0], category))
+        n = len(_select(results, SYSTEMS[0], category, lang))
+        if not n:
+            continue
+        cells = [f"{_share(_select(results, s, category, lang)):.0f}%" for s in SYSTEMS]
         lines.append(f"| {category} ({n}) | " + " | ".join(cells) + " |")
+    return lines
+
+
+def language_table(results: list[Result]) -> list[str]:
+    """Both checks per language and system, and the Chinese score minus the English one."""
+    lines = ["| language | " + " | ".join(SYSTEMS) + " |", "|---|" + "---|" * len(SYSTEMS)]
+    shares = {}
+    for lang in LANGS:
+        n = len(_select(results, SYSTEMS[0], "all", lang))
+        if not n:
+            continue
+        shares[lang] = [_share(_select(results, s, "all", lang)) for s in SYSTEMS]
+        cells = [f"{v:.0f}%" for v in shares[lang]]
+        lines.append(f"| {lang} ({n}) | " + " | ".join(cells) + " |")
+    if len(shares) == len(LANGS):
+        gaps = [f"{z - e:+.0f}" for e, z in zip(shares["en"], shares["zh"], strict=True)]
+        lines.append("| zh - en (points) | " + " | ".join(gaps) + " |")
     return lines
 
 
@@ -510,6 +556,9 @@ def dataset_line(convs: list[Conversation]) -> str:
 def report(run: Run, convs: list[Conversation]) -> str:
     """RESULTS.md: configuration, dataset, both tables, the failures."""
     options = f"--engine {run.engine} --k {run.k} --max-tokens {run.max_tokens}"
+    langs = sorted({c.lang for c in convs})
+    if langs != list(LANGS):
+        options += " --lang " + " ".join(langs)
     return "\n".join(
         [
             "# Quality benchmark: results",
@@ -521,9 +570,17 @@ def report(run: Run, convs: list[Conversation]) -> str:
             "",
             f"Dataset: {dataset_line(convs)}",
             "",
-            "Share of questions passing both checks:",
+            "Share of questions passing both checks, per language:",
             "",
-            *both_table(run.results),
+            *language_table(run.results),
+            "",
+            "English, per category:",
+            "",
+            *both_table(run.results, "en"),
+            "",
+            "Chinese, per category:",
+            "",
+            *both_table(run.results, "zh"),
             "",
             *summary_table(run.results),
             "",
@@ -544,10 +601,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=10, help="memories recalled per question")
     ap.add_argument("--max-tokens", type=int, default=800, help="context budget (tokens)")
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--lang", nargs="*", default=list(LANGS), choices=LANGS, help="languages")
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--show", nargs="*", default=[], help="print these questions' contexts")
     args = ap.parse_args(argv)
-    convs = load(args.data)
+    convs = load(args.data, args.lang)
     for problem in check(convs):
         print(f"dataset: {problem}", file=sys.stderr)
     run = Run(engine=args.engine, k=args.k, max_tokens=args.max_tokens)

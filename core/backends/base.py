@@ -216,6 +216,19 @@ class CypherBackend:
     def _fact(self, row: Sequence[Any]) -> Fact:
         return fact_from_row(row, self._when, self._until)
 
+    def _from_ids(
+        self, run: Run, query: str, ids: Sequence[str], params: dict[str, Any] | None = None
+    ) -> Rows:
+        """Run a statement of `Statements._from_ids` from each of the given (distinct) ids:
+        once with `$ids`, or once per `$id` on an engine that plans only that as a lookup."""
+        chosen, extra = list(dict.fromkeys(ids)), params or {}
+        if not self._s.ONE_START:
+            return run(query, {**extra, "ids": chosen}) if chosen else []
+        rows: Rows = []
+        for one in chosen:
+            rows.extend(run(query, {**extra, "id": one}))
+        return rows
+
     # --- fact reads -------------------------------------------------------------------------
     def lineage(self, fact_id: str) -> Lineage | None:
         def work(run: Run) -> tuple[Rows, Rows, Rows, Rows]:
@@ -225,9 +238,9 @@ class CypherBackend:
             ids = [r[0] for r in rows]
             return (
                 rows,
-                run(c.SUPERSEDED_BY, {"id": fact_id}),
+                run(self._s.SUPERSEDED_BY, {"id": fact_id}),
                 run(self._s.CHANGES, {"id": fact_id}),
-                run(self._s.CLAIMS_OF, {"ids": ids}),
+                self._from_ids(run, self._s.CLAIMS_OF, ids),
             )
 
         rows, successors, changes, claims = self._in_read(work)
@@ -241,7 +254,7 @@ class CypherBackend:
             namespace=rows[0][WIDTH],
             versions=tuple(self._fact(r) for r in rows),
             supersedes=rows[0][WIDTH + 1],
-            superseded_by=tuple(r[0] for r in successors),
+            superseded_by=tuple(sorted(r[0] for r in successors if r[1])),
             changes=tuple(sorted(map(self._change, changes), key=_change_order)),
             claims={v: tuple(cs) for v, cs in by_version.items()},
         )
@@ -262,15 +275,23 @@ class CypherBackend:
         if not subjects:
             return []
         ids = [scoped(namespace, s) for s in dict.fromkeys(subjects)]
-        params = {"ids": ids, "at": at, "eot": END_OF_TIME}
-        rows = self._read(self._s.CLAIM_CANDIDATES, params)
-        return [(self._fact(r), _claim(r[WIDTH:])) for r in rows]
+
+        def work(run: Run) -> tuple[Rows, Rows]:
+            claims = self._from_ids(run, self._s.CLAIMS_ABOUT, ids)
+            versions = list(dict.fromkeys(r[0] for r in claims))
+            params = {"ids": versions, "at": at, "eot": END_OF_TIME}
+            return claims, (run(self._s.CURRENT_VERSIONS, params) if versions else [])
+
+        claims, versions = self._in_read(work)
+        current = {r[0]: self._fact(r) for r in versions}
+        return [(current[r[0]], _claim(r[1:])) for r in claims if r[0] in current]
 
     def version_claims(self, version_ids: Sequence[str]) -> dict[str, tuple[Claim, ...]]:
         if not version_ids:
             return {}
         out: dict[str, list[Claim]] = {}
-        for row in self._read(self._s.CLAIMS_OF, {"ids": list(version_ids)}):
+        rows = self._in_read(lambda run: self._from_ids(run, self._s.CLAIMS_OF, version_ids))
+        for row in rows:
             out.setdefault(row[0], []).append(_claim(row[1:]))
         return {v: tuple(cs) for v, cs in out.items()}
 
@@ -298,14 +319,16 @@ class CypherBackend:
 
     def mention_counts(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
         ids = [scoped(namespace, k) for k in keys]
-        return {r[0]: int(r[1]) for r in self._read(c.MENTION_COUNTS, {"ids": ids})} if ids else {}
+        rows = self._in_read(lambda run: self._from_ids(run, self._s.MENTION_COUNTS, ids))
+        return {r[0]: int(r[1]) for r in rows}
 
     def summaries(self, namespace: str, keys: Sequence[str], known_at: datetime) -> dict[str, str]:
         ids = [scoped(namespace, k) for k in keys]
         if not ids or not self._may_have_summaries(namespace):
             return {}
-        rows = self._read(c.SUMMARIES_KNOWN, {"ids": ids, "known_at": known_at})
-        return {r[0]: r[1] for r in rows}
+        params = {"known_at": known_at}
+        rows = self._in_read(lambda run: self._from_ids(run, self._s.SUMMARIES_KNOWN, ids, params))
+        return {r[0]: r[1] for r in rows if r[2]}
 
     def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> Rows:
         """Rows (a key, b key, type, confidence, provenance, recorded_at) touching `keys`."""
@@ -332,13 +355,17 @@ class CypherBackend:
 
     # --- message log ------------------------------------------------------------------------
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
-        if session is None:
-            rows = self._read(self._s.MESSAGES_ALL, {"ns": namespace})
-        else:
-            params = {"ns": namespace, "session": session}
-            rows = self._read(self._s.MESSAGES_SESSION, params)
-        if limit is not None:
-            rows = rows[-limit:] if limit > 0 else []
+        params: dict[str, Any] = {"ns": namespace}
+        if session is not None:
+            params["session"] = session
+        if limit is None:
+            chosen = self._s.MESSAGES_ALL if session is None else self._s.MESSAGES_SESSION
+            rows = self._read(chosen, params)
+        elif limit <= 0:
+            rows = []
+        else:  # the last `limit`, read newest first without reading the others
+            chosen = self._s.MESSAGES_LAST_ALL if session is None else self._s.MESSAGES_LAST_SESSION
+            rows = self._read(chosen, {**params, "limit": limit})[::-1]
         return [
             Message(
                 id=r[0],
@@ -353,7 +380,15 @@ class CypherBackend:
         ]
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
-        rows = self._read(self._s.REMEMBERED, {"ids": [scoped(namespace, i) for i in ids]})
+        engine_ids = [scoped(namespace, i) for i in ids]
+
+        def work(run: Run) -> Rows:
+            found = engine_ids
+            if self._s.ONE_START and engine_ids:  # one statement per message that exists
+                found = [r[0] for r in run(self._s.MESSAGES_FOUND, {"ids": engine_ids})]
+            return self._from_ids(run, self._s.REMEMBERED, found)
+
+        rows = self._in_read(work)
         return [(r[WIDTH], r[WIDTH + 1], self._fact(r)) for r in rows]
 
     def sessions(self, namespace: str) -> list[str]:
@@ -378,7 +413,7 @@ class CypherBackend:
 
     def _forget_fact(self, run: Run, fact_id: str) -> int:
         """Delete a lineage and whatever only it used (concepts, terms, its message)."""
-        rows = run(c.FACT_TOUCHES, {"id": fact_id})
+        rows = run(self._s.FACT_TOUCHES, {"id": fact_id})
         if not rows or not rows[0][0]:
             return 0
         versions, concepts, terms, messages, namespace, claims, entities = rows[0]
@@ -386,20 +421,18 @@ class CypherBackend:
         if live_claims := [i for i in claims if i is not None]:
             run(c.FORGET_CLAIMS, {"ids": live_claims})
         live = [i for i in concepts if i is not None]
-        if live:
-            run(c.FORGET_SUMMARIES_OF, {"ids": live})
+        self._from_ids(run, self._s.FORGET_SUMMARIES_OF, live)
+        run(self._s.UNLINK_SUPERSEDES, {"id": fact_id})
         run(c.FORGET_VERSIONS, {"ids": versions})
         run(c.FORGET_FACT, {"id": fact_id})
-        run(c.UNLINK_SUPERSEDES, {"id": fact_id})
-        run(c.UNLINK_VERSION_SUPERSEDES, {"id": fact_id})
-        for statement, ids in (
-            (c.FORGET_ORPHAN_CONCEPTS, concepts),
-            (c.FORGET_ORPHAN_TERMS, terms),
-            (c.FORGET_ORPHAN_MESSAGES, messages),
-            (c.FORGET_ORPHAN_ENTITIES, entities),
+        for label, ids in (
+            ("Concept", concepts),
+            ("Term", terms),
+            ("Message", messages),
+            ("Entity", entities),
         ):
-            if ids:
-                run(statement, {"ids": [i for i in ids if i is not None]})
+            chosen = [i for i in ids if i is not None]
+            self._from_ids(run, self._s.FORGET_ORPHANS[label], chosen)
         return len(versions) + 1
 
     # --- upkeep: operational metadata, never part of what a basis sees ----------------------
@@ -417,26 +450,32 @@ class CypherBackend:
     def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
         if not fact_ids:
             return 0
-        params = {"ns": namespace, "ids": list(dict.fromkeys(fact_ids)), "at": at}
-        rows = self._write(c.ARCHIVE, params)
-        return int(rows[0][0]) if rows else 0
+        params = {"ns": namespace, "at": at}
+        rows = self._in_write(lambda run: self._from_ids(run, self._s.ARCHIVE, fact_ids, params))
+        return len({r[0] for r in rows})
 
     def abstraction_members(self, version_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
         if not version_ids:
             return {}
         out: dict[str, list[str]] = {}
-        for a, b in self._read(c.ABSTRACTION_MEMBERS, {"ids": list(version_ids)}):
+        statement = self._s.ABSTRACTION_MEMBERS
+        for a, b in self._in_read(lambda run: self._from_ids(run, statement, version_ids)):
             out.setdefault(a, []).append(b)
         return {a: tuple(sorted(bs)) for a, bs in out.items()}
 
     def citing(self, fact_id: str) -> list[str]:
-        return [r[0] for r in self._read(c.CITING, {"id": fact_id})]
+        rows = self._in_read(
+            lambda run: self._from_ids(run, self._s.CITING, [fact_id], {"eot": END_OF_TIME})
+        )
+        return sorted({r[1] for r in rows})
 
     def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
         if not fact_ids:
             return []
-        params = {"ids": list(fact_ids), "eot": END_OF_TIME}
-        return sorted(r[0] for r in self._read(c.CITING_CURRENT, params))
+        rows = self._in_read(
+            lambda run: self._from_ids(run, self._s.CITING, fact_ids, {"eot": END_OF_TIME})
+        )
+        return sorted({r[0] for r in rows if r[2]})
 
     # --- tests ------------------------------------------------------------------------------
     def raw_dump(self) -> list[dict[str, Any]]:

@@ -14,38 +14,22 @@ from collections.abc import Callable
 import attrs
 
 __all__ = [
-    "ABSTRACTION_MEMBERS",
-    "ARCHIVE",
-    "CITING",
-    "CITING_CURRENT",
-    "CLOSE_SUMMARIES",
     "CLOSE_VERSIONS",
     "CONCEPTS_OF_NAMESPACE",
     "DELETE_MESSAGES_BY_ID",
-    "FACT_TOUCHES",
     "FORGET_CLAIMS",
     "FORGET_FACT",
     "FORGET_NS_NODE",
-    "FORGET_ORPHAN_CONCEPTS",
-    "FORGET_ORPHAN_ENTITIES",
-    "FORGET_ORPHAN_MESSAGES",
-    "FORGET_ORPHAN_TERMS",
-    "FORGET_SUMMARIES_OF",
     "FORGET_VERSIONS",
     "LIST_NAMESPACES",
-    "MENTION_COUNTS",
     "READ_NAMESPACE",
     "RECALLABLE",
     "RECENT",
     "RECORD_USE",
     "SET_EMBEDDINGS",
     "SET_RECENT",
-    "SUMMARIES_KNOWN",
-    "SUPERSEDED_BY",
     "UNDO_FACT_LINKS",
     "UNDO_LINKS",
-    "UNLINK_SUPERSEDES",
-    "UNLINK_VERSION_SUPERSEDES",
     "VISIBLE",
     "WRITE_SUMMARIES",
     "Dialect",
@@ -71,17 +55,12 @@ READ_NAMESPACE = (
 )
 LIST_NAMESPACES = "MATCH (n:Namespace) RETURN n.name ORDER BY n.name"
 
-# --- writes ----------------------------------------------------------------------------------
+# --- writes (each row starts from a primary-key lookup) --------------------------------------
 CLOSE_VERSIONS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.id}) WHERE v.superseded_at = $eot"
     " SET v.superseded_at = r.at RETURN count(v)"
 )
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
-# A concept summary replaces the concept's current one (closed at the batch's time).
-CLOSE_SUMMARIES = (
-    "UNWIND $rows AS r MATCH (c:Concept {id: r.c})<-[:SUMMARISES]-(s:Summary)"
-    " WHERE s.superseded_at = $eot SET s.superseded_at = r.at"
-)
 WRITE_SUMMARIES = (
     "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) CREATE (s:Summary {id: r.id,"
     " namespace: $ns, key: r.key, text: r.text, recorded_at: r.at, superseded_at: $eot})"
@@ -89,10 +68,6 @@ WRITE_SUMMARIES = (
 )
 
 # --- reads -----------------------------------------------------------------------------------
-SUPERSEDED_BY = (
-    "MATCH (g:Fact)-[s:SUPERSEDES]->(f:Fact {id: $id}) WHERE s.undone_at IS NULL"
-    " RETURN g.id ORDER BY g.id"
-)
 # Undo an automatic update: the link stays (history), marked undone.
 UNDO_LINKS = (
     "UNWIND $rows AS r MATCH (a:Fact {id: r.fact})-[s:SUPERSEDES]->(b:Fact {id: r.replaced})"
@@ -108,75 +83,20 @@ CONCEPTS_OF_NAMESPACE = (
     "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.key, c.display, c.t_index"
     " ORDER BY c.t_index DESC, c.key LIMIT $limit"
 )
-SUMMARIES_KNOWN = (
-    "UNWIND $ids AS id MATCH (c:Concept {id: id})<-[:SUMMARISES]-(s:Summary)"
-    " WHERE s.recorded_at <= $known_at AND s.superseded_at > $known_at RETURN c.key, s.text"
-)
-MENTION_COUNTS = (
-    "UNWIND $ids AS id MATCH (c:Concept {id: id})<-[:MENTIONS]-(v:Version) RETURN c.key, count(v)"
-)
 DELETE_MESSAGES_BY_ID = (
     "UNWIND $ids AS id MATCH (m:Message {id: id}) DETACH DELETE m RETURN count(*)"
 )
 
 # --- forgetting one lineage ------------------------------------------------------------------
-FACT_TOUCHES = (
-    "MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: $id})"
-    " OPTIONAL MATCH (v)-[:MENTIONS]->(c:Concept)"
-    " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
-    " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
-    " OPTIONAL MATCH (v)-[:CLAIMS]->(cl:Claim)-[:ABOUT]->(en:Entity)"
-    " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
-    " collect(DISTINCT m.id), f.namespace, collect(DISTINCT cl.id), collect(DISTINCT en.id)"
-)
 FORGET_CLAIMS = "UNWIND $ids AS id MATCH (c:Claim {id: id}) DETACH DELETE c"
-FORGET_ORPHAN_ENTITIES = (
-    "UNWIND $ids AS id MATCH (e:Entity {id: id})"
-    " WHERE NOT EXISTS { MATCH (e)<-[:ABOUT]-(:Claim) } DETACH DELETE e"
-)
-# A summary may quote a forgotten fact: every summary of a concept it mentioned goes too.
-FORGET_SUMMARIES_OF = (
-    "UNWIND $ids AS id MATCH (c:Concept {id: id})<-[:SUMMARISES]-(s:Summary) DETACH DELETE s"
-)
 FORGET_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id}) DETACH DELETE v"
 FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
-UNLINK_SUPERSEDES = "MATCH (g:Fact) WHERE g.supersedes = $id SET g.supersedes = NULL"
-UNLINK_VERSION_SUPERSEDES = "MATCH (v:Version) WHERE v.supersedes = $id SET v.supersedes = NULL"
-FORGET_ORPHAN_CONCEPTS = (
-    "UNWIND $ids AS id MATCH (c:Concept {id: id})"
-    " WHERE NOT EXISTS { MATCH (c)<-[:MENTIONS]-(:Version) } DETACH DELETE c"
-)
-FORGET_ORPHAN_TERMS = (
-    "UNWIND $ids AS id MATCH (t:Term {id: id})"
-    " WHERE NOT EXISTS { MATCH (t)<-[:HAS_TERM]-(:Version) } DETACH DELETE t"
-)
-FORGET_ORPHAN_MESSAGES = (
-    "UNWIND $ids AS id MATCH (m:Message {id: id})"
-    " WHERE NOT EXISTS { MATCH (m)<-[:FROM_MESSAGE]-(:Version) } DETACH DELETE m"
-)
 FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
-ABSTRACTION_MEMBERS = (
-    "UNWIND $ids AS id MATCH (a:Version {id: id})-[:ABSTRACTS]->(b:Version) RETURN a.id, b.id"
-)
-CITING = (
-    "MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: $id})"
-    " RETURN DISTINCT a.fact_id"
-)
-# The current abstractions quoting some version of the given facts (closed when one changes).
-CITING_CURRENT = (
-    "UNWIND $ids AS id MATCH (a:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(:Fact {id: id})"
-    " WHERE a.superseded_at = $eot RETURN DISTINCT a.id"
-)
 RECORD_USE = (
     "UNWIND $rows AS r MATCH (f:Fact {id: r.id}) WHERE f.namespace = $ns"
     " SET f.uses = coalesce(f.uses, 0) + r.n, f.last_used = $at"
-)
-ARCHIVE = (
-    "UNWIND $ids AS id MATCH (v:Version)-[:VERSION_OF]->(f:Fact {id: id})"
-    " WHERE f.namespace = $ns AND v.archived_at IS NULL SET v.archived_at = $at"
-    " RETURN count(DISTINCT f.id)"
 )
 
 
@@ -206,6 +126,12 @@ class Dialect:
             transaction must not write it twice.
         unlock: what ends the namespace update (Neo4j removes its write lock).
         node: what returns a whole node's properties (for the tests' raw scans).
+        hint_concepts: what makes the engine start a namespace's concept-relationship read from
+            its concept index (Neo4j may scan the relationship type when it is small), or "".
+        one_start: the engine plans a relationship expansion as a lookup only from one
+            `$id` parameter (LadybugDB plans `UNWIND $ids ... MATCH (x {id: id})-[]-()` as a
+            join with a scan of a whole table); the statements that start from given ids
+            then take `$id`, run once per id (`CypherBackend._from_ids`), instead of `$ids`.
     """
 
     time: Callable[[str], str] = _same
@@ -213,6 +139,8 @@ class Dialect:
     link: str = "CREATE"
     unlock: str = ""
     node: str = "n"
+    hint_concepts: str = ""
+    one_start: bool = False
 
 
 class Statements:
@@ -244,11 +172,7 @@ class Statements:
             " AND v.superseded_at > $known_at RETURN " + v + order
         )
         self.VERSIONS_BY_ID = "UNWIND $ids AS id MATCH (v:Version {id: id}) RETURN " + v
-        # Every version linked to the given messages (re-imports skip what was remembered).
-        self.REMEMBERED = (
-            "UNWIND $ids AS id MATCH (m:Message {id: id})<-[:FROM_MESSAGE]-(v:Version)"
-            " RETURN " + v + ", m.msg_id, m.text"
-        )
+        self._from_ids(dialect)
         self._messages(dialect)
         self.UPDATE_NAMESPACE = (
             "MATCH (n:Namespace {name: $ns}) SET n.last_tx = $last_tx, n.t_index = $t_index,"
@@ -260,28 +184,33 @@ class Statements:
             " RETURN f.id, coalesce(f.uses, 0), " + t("f.last_used")
         )
         edge = " RETURN a.key, b.key, e.type, e.confidence, e.provenance, " + t("e.recorded_at")
-        self.INFERRED_ALL = "MATCH (a:Concept)-[e:INFERRED]->(b:Concept) WHERE a.namespace = $ns"
+        self.INFERRED_ALL = "MATCH (a:Concept)-[e:INFERRED]->(b:Concept)" + dialect.hint_concepts
+        self.INFERRED_ALL += " WHERE a.namespace = $ns"
         self.INFERRED_ALL += edge
         self.INFERRED_FROM = "UNWIND $ids AS id MATCH (a:Concept {id: id})-[e:INFERRED]->"
         self.INFERRED_FROM += "(b:Concept)" + edge
         self.INFERRED_TO = "UNWIND $ids AS id MATCH (a:Concept)-[e:INFERRED]->"
         self.INFERRED_TO += "(b:Concept {id: id})" + edge
         self._links(link)
-        self._claims(t)
+        self._claims(dialect)
         labels = ["Namespace", "Fact", "Version", "Concept", "Term", "Message", "Summary"]
         labels += ["Claim", "Entity"]
         self.RAW_SCAN = {x: "MATCH (n:" + x + ") RETURN " + dialect.node for x in labels}
 
-    def _claims(self, t: Callable[[str], str]) -> None:
+    def _claims(self, dialect: Dialect) -> None:
+        t = dialect.time
+        each, i = ("", "$id") if dialect.one_start else ("UNWIND $ids AS id ", "id")
         claim = "c.subject, c.slot, c.value, c.value_keys, c.positive, c.one_value,"
         claim += " c.claim_mode, c.context_keys, c.rule"
-        self.CLAIM_CANDIDATES = (
-            "UNWIND $ids AS id MATCH (e:Entity {id: id})<-[:ABOUT]-(c:Claim)<-[:CLAIMS]-"
-            "(v:Version) WHERE v.superseded_at = $eot AND v.valid_to > $at"
-            " RETURN " + self.V + ", " + claim
-        )
+        # A subject's claims, then their versions that are current: two lookups (LadybugDB
+        # plans the two-hop pattern as a join with a scan of the Version table).
+        self.CLAIMS_ABOUT = each + "MATCH (e:Entity {id: " + i + "})<-[:ABOUT]-(c:Claim)"
+        self.CLAIMS_ABOUT += " RETURN c.version, " + claim
+        self.CURRENT_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id})"
+        self.CURRENT_VERSIONS += " WHERE v.superseded_at = $eot AND v.valid_to > $at"
+        self.CURRENT_VERSIONS += " RETURN " + self.V
         self.CLAIMS_OF = (
-            "UNWIND $ids AS id MATCH (v:Version {id: id})-[:CLAIMS]->(c:Claim)"
+            each + "MATCH (v:Version {id: " + i + "})-[:CLAIMS]->(c:Claim)"
             " RETURN v.id, " + claim + " ORDER BY c.id"
         )
         change = ", s.reason AS reason, s.confidence AS confidence, " + t("s.at") + " AS at, "
@@ -291,6 +220,65 @@ class Statements:
         self.CHANGES += " UNION ALL MATCH (f:Fact {id: $id})-[s:SUPERSEDES]->(g:Fact)"
         self.CHANGES += " RETURN f.id AS fact, g.id AS replaced" + change
 
+    def _from_ids(self, dialect: Dialect) -> None:
+        """Statements that start from each of some given ids and follow relationships: with
+        `UNWIND $ids AS id`, or from `$id` on an engine that plans only that well."""
+        each, i = ("", "$id") if dialect.one_start else ("UNWIND $ids AS id ", "id")
+        self.ONE_START = dialect.one_start
+        # The given messages that exist (a lookup per id, on every engine), then every version
+        # linked to them (re-imports skip what was remembered).
+        self.MESSAGES_FOUND = "UNWIND $ids AS id MATCH (m:Message {id: id}) RETURN m.id"
+        self.REMEMBERED = each + "MATCH (m:Message {id: " + i + "})<-[:FROM_MESSAGE]-(v:Version)"
+        self.REMEMBERED += " RETURN " + self.V + ", m.msg_id, m.text"
+        self.SUMMARIES_KNOWN = each + "MATCH (c:Concept {id: " + i + "})<-[:SUMMARISES]-"
+        self.SUMMARIES_KNOWN += "(s:Summary) RETURN c.key, s.text, s.recorded_at <= $known_at"
+        self.SUMMARIES_KNOWN += " AND s.superseded_at > $known_at"
+        self.MENTION_COUNTS = each + "MATCH (c:Concept {id: " + i + "})<-[:MENTIONS]-(v:Version)"
+        self.MENTION_COUNTS += " RETURN c.key, count(v)"
+        # A concept summary replaces the concept's current one (closed at the batch's time).
+        self.CLOSE_SUMMARIES = each + "MATCH (c:Concept {id: " + i + "})<-[:SUMMARISES]-"
+        self.CLOSE_SUMMARIES += "(s:Summary) WHERE s.superseded_at = $eot SET s.superseded_at = $at"
+        # A summary may quote a forgotten fact: every summary of a concept it mentioned goes too.
+        self.FORGET_SUMMARIES_OF = each + "MATCH (c:Concept {id: " + i + "})<-[:SUMMARISES]-"
+        self.FORGET_SUMMARIES_OF += "(s:Summary) DETACH DELETE s"
+        orphan = " WHERE NOT EXISTS { MATCH (x)<-[:{rel}]-(:Version) } DETACH DELETE x"
+        self.FORGET_ORPHANS = {
+            label: each + "MATCH (x:" + label + " {id: " + i + "})" + orphan.replace("{rel}", rel)
+            for label, rel in (("Concept", "MENTIONS"), ("Term", "HAS_TERM"))
+        }
+        self.FORGET_ORPHANS["Message"] = each + "MATCH (x:Message {id: " + i + "})"
+        self.FORGET_ORPHANS["Message"] += orphan.replace("{rel}", "FROM_MESSAGE")
+        self.FORGET_ORPHANS["Entity"] = each + "MATCH (x:Entity {id: " + i + "})"
+        self.FORGET_ORPHANS["Entity"] += orphan.replace("(:Version)", "(:Claim)").replace(
+            "{rel}", "ABOUT"
+        )
+        self.ABSTRACTION_MEMBERS = each + "MATCH (a:Version {id: " + i + "})-[:ABSTRACTS]->"
+        self.ABSTRACTION_MEMBERS += "(b:Version) RETURN a.id, b.id"
+        # The abstractions quoting some version of the given facts (`current`: not closed).
+        self.CITING = each + "MATCH (:Fact {id: " + i + "})<-[:VERSION_OF]-(:Version)"
+        self.CITING += "<-[:ABSTRACTS]-(a:Version) RETURN a.id, a.fact_id, a.superseded_at = $eot"
+        self.ARCHIVE = each + "MATCH (f:Fact {id: " + i + "})<-[:VERSION_OF]-(v:Version)"
+        self.ARCHIVE += " WHERE f.namespace = $ns AND v.archived_at IS NULL"
+        self.ARCHIVE += " SET v.archived_at = $at RETURN f.id"
+        self.FACT_TOUCHES = (
+            "MATCH (f:Fact {id: $id})<-[:VERSION_OF]-(v:Version)"
+            " OPTIONAL MATCH (v)-[:MENTIONS]->(c:Concept)"
+            " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
+            " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
+            " OPTIONAL MATCH (v)-[:CLAIMS]->(cl:Claim)"
+            " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
+            " collect(DISTINCT m.id), f.namespace, collect(DISTINCT cl.id),"
+            " collect(DISTINCT cl.entity)"
+        )
+        # Undone links are left out by the caller (LadybugDB plans the filter as a type scan).
+        self.SUPERSEDED_BY = "MATCH (f:Fact {id: $id})<-[s:SUPERSEDES]-(g:Fact)"
+        self.SUPERSEDED_BY += " RETURN g.id, s.undone_at IS NULL"
+        # Before a lineage goes, its successors forget that they superseded it (every version
+        # of a successor carries its fact's `supersedes`).
+        self.UNLINK_SUPERSEDES = "MATCH (f:Fact {id: $id})<-[:SUPERSEDES]-(g:Fact)"
+        self.UNLINK_SUPERSEDES += "<-[:VERSION_OF]-(v:Version) SET g.supersedes = NULL,"
+        self.UNLINK_SUPERSEDES += " v.supersedes = NULL"
+
     def _messages(self, dialect: Dialect) -> None:
         seq = dialect.indexed("m.seq")
         columns = " RETURN m.msg_id, m.namespace, m.session, m.role, m.text, "
@@ -298,6 +286,9 @@ class Statements:
         of_ns = "MATCH (m:Message) WHERE m.namespace = $ns" + seq
         self.MESSAGES_ALL = of_ns + columns + " ORDER BY m.seq"
         self.MESSAGES_SESSION = of_ns + " AND m.session = $session" + columns + " ORDER BY m.seq"
+        # The last `$limit` messages, newest first (what a new statement is said after).
+        self.MESSAGES_LAST_ALL = self.MESSAGES_ALL + " DESC LIMIT $limit"
+        self.MESSAGES_LAST_SESSION = self.MESSAGES_SESSION + " DESC LIMIT $limit"
         self.SESSIONS = of_ns + " AND m.session IS NOT NULL"
         self.SESSIONS += " RETURN m.session, min(m.seq) AS first ORDER BY first"
         self.DELETE_SESSION_MESSAGES = of_ns + " AND m.session = $session"

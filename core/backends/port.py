@@ -80,11 +80,11 @@ class NewVersion:
     session: str | None = None
     kind: str = "said"
     supersedes: str | None = None
+    language: str = "en"  # the language the statement was analysed in ("en", "zh")
     concepts: tuple[tuple[str, str], ...] = ()  # (key, display) mentioned by this text
     terms: tuple[tuple[str, int], ...] = ()  # (stem, term frequency) for keyword search
     length: int = 0  # number of content terms (BM25 document length)
     embedding: tuple[float, ...] | None = None  # unit vector, when an embedder is configured
-    language: str | None = None  # "en", "zh", ... (None: not detected)
     category: str = "memory"  # what the statement is (memory, question, greeting, ...)
 
 

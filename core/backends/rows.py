@@ -53,6 +53,6 @@ def fact_from_row(
         supersedes=row[13],
         t_index=int(row[14] or 0),
         said_at=when(row[15]) if row[15] is not None else None,
-        language=row[16] or None,
+        language=row[16] or "en",  # versions written before languages were analysed in English
         category=row[17] or "memory",
     )

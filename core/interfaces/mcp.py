@@ -1,7 +1,8 @@
 """`bitemporal-memory mcp`: the memory as a Model Context Protocol server, for any MCP client.
 
 Tools: `remember`, `recall` (at `valid_at` / `known_at`, ISO-8601), `history`, `timeline`,
-`supersede`, `correct`, `retract`, `forget`. Results are JSON objects, facts as `Fact.to_dict()`.
+`supersede`, `correct`, `retract`, `forget`. Results are JSON objects, facts as `Fact.to_dict()`;
+a recalled memory also names the concepts that found it, by their display forms.
 
 - **Namespace.** Every tool that reads or writes a namespace takes it as an argument (default
   `"default"`), unless the server was started with a fixed namespace (`--namespace NS`): then no
@@ -37,6 +38,7 @@ from bitemporal_core import (  # the package's public API only
     MemoryStore,
     NotFound,
 )
+from bitemporal_core.interfaces.shapes import concept_displays, hit_json, lineage_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -74,16 +76,6 @@ def _time(value: str | None, name: str) -> datetime | None:
     except ValueError as e:
         raise InvalidInput(f"{name} is not an ISO-8601 date or time: {value!r}") from e
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def _lineage(lineage: Lineage) -> dict[str, Any]:
-    return {
-        "fact_id": lineage.fact_id,
-        "namespace": lineage.namespace,
-        "supersedes": lineage.supersedes,
-        "superseded_by": list(lineage.superseded_by),
-        "versions": [v.to_dict() for v in lineage.versions],
-    }
 
 
 def _facts(facts: list[Fact]) -> list[dict[str, Any]]:
@@ -213,12 +205,13 @@ def _read_tools(t: _Tools) -> list[ToolFunction]:
         ).resolved()
         ns = t.ns(namespace)
         hits = t.store.recall(query, namespace=ns, basis=basis, k=k)
+        displays = concept_displays(t.store, ns, hits)
         assert basis.valid_at is not None and basis.known_at is not None
         return {
             "namespace": ns,
             "valid_at": basis.valid_at.isoformat(),
             "known_at": basis.known_at.isoformat(),
-            "hits": [{"score": h.score, "fact": h.fact.to_dict()} for h in hits],
+            "hits": [hit_json(h, displays) for h in hits],
         }
 
     def history(
@@ -226,7 +219,7 @@ def _read_tools(t: _Tools) -> list[ToolFunction]:
     ) -> dict[str, Any]:
         """Every version of a fact, oldest first: when each was true, when it was believed,
         and what it replaced or was replaced by."""
-        return _lineage(t.owned(fact_id))
+        return lineage_json(t.owned(fact_id))
 
     def timeline(namespace: namespace_arg = "default", known_at: time_arg = None) -> dict[str, Any]:
         """The namespace's fact versions with their valid intervals: as known at `known_at`,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 import threading
-from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -12,13 +10,16 @@ import attrs
 
 from bitemporal_core.common.times import check_interval
 from bitemporal_core.language.claims import ClaimDraft, claims_of, mentioned, slot_words
+from bitemporal_core.language.detect import AUTO, check_language, language_of
 from bitemporal_core.language.extract import (
+    EXTRACTOR_NAMES,
     ConceptExtractor,
+    MultilingualExtractor,
     Sentence,
     Token,
-    content_terms,
-    default_extractor,
+    multilingual,
 )
+from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, field_terms
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
 from bitemporal_core.language.worthiness import MEMORY, category
@@ -26,12 +27,7 @@ from bitemporal_core.model import UNSET, Unset
 from bitemporal_core.providers.embeddings import Embedder
 from bitemporal_core.ranking.recallm import neighbour_pairs
 
-__all__ = ["MAX_KEY", "Analysed", "Analyser"]
-
-# Longer "words" (URLs, base64, keyboard mashing) are kept in the text but get no concept or
-# keyword node: they would not index on Neo4j and never match a question anyway.
-MAX_KEY = 64
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+__all__ = ["MAX_KEY", "Analysed", "Analyser", "Utterance"]
 
 
 @attrs.frozen(kw_only=True)
@@ -41,28 +37,39 @@ class Analysed:
     text: str
     concepts: tuple[tuple[str, str], ...]  # (key, display), sentence order, unique keys
     pairs: tuple[tuple[str, str], ...]  # RELATED pairs, smaller key first
-    terms: tuple[tuple[str, int], ...]  # (stem, term frequency)
+    terms: tuple[tuple[str, int], ...]  # (stem, weighted term frequency; see `fields`)
     length: int
     embedding: tuple[float, ...] | None = None
     kind: str = "said"  # classified from the parsed sentence (see `kinds`)
     category: str = MEMORY  # memory, or the kind of talk it is (see `worthiness`)
     claims: tuple[ClaimDraft, ...] = ()  # what it says about whom (see `claims`)
-    language: str | None = None
+    language: str = "en"  # the language it was analysed in (docs/chinese.md)
     people: tuple[str, ...] = ()  # the names it mentions (to resolve pronouns)
 
 
 class Analyser:
-    """Splits texts into statements and resolves their valid time; models load lazily."""
+    """Splits texts into statements and resolves their valid time; models load lazily.
+
+    `extractor` is what `extract.multilingual` accepts (None, a name, an extractor);
+    `language` is "auto" (each statement's language from its script), "en" or "zh".
+    """
 
     def __init__(
         self,
         *,
-        extractor: ConceptExtractor | None = None,
+        extractor: ConceptExtractor | str | None = None,
         resolver: TimeResolver | Unset | None = UNSET,
         embedder: Embedder | None = None,
         distance: int = 1,
+        language: str = AUTO,
     ) -> None:
-        self._extractor = extractor
+        self._option = extractor
+        self._extractor: MultilingualExtractor | None = (
+            extractor if isinstance(extractor, MultilingualExtractor) else None
+        )
+        if isinstance(extractor, str) and extractor not in EXTRACTOR_NAMES:
+            multilingual(extractor)  # raises InvalidInput naming the choices
+        self.language = check_language(language)
         self._resolver = resolver
         self.embedder = embedder
         self._distance = distance
@@ -74,13 +81,19 @@ class Analyser:
         return self._distance
 
     @property
-    def extractor(self) -> ConceptExtractor:
-        """The concept extractor (the default one is chosen on first use)."""
+    def extractor(self) -> MultilingualExtractor:
+        """The concept extractors by language (the defaults are chosen on first use)."""
         if self._extractor is None:
             with self._lock:
                 if self._extractor is None:
-                    self._extractor = default_extractor()
+                    self._extractor = multilingual(self._option)
         return self._extractor
+
+    def _forced(self, language: str | None) -> str | None:
+        """The language statements are analysed in: the call's, else the analyser's; None
+        detects it per sentence."""
+        chosen = language or self.language
+        return None if chosen == AUTO else chosen
 
     @property
     def resolver(self) -> TimeResolver | None:
@@ -97,69 +110,102 @@ class Analyser:
     def resolver_name(self) -> str:
         return "off" if self.resolver is None else self.resolver.name
 
-    def analyse(self, text: str) -> list[Analysed]:
-        """One `Analysed` per sentence of `text` (the whole text if no sentence is found)."""
-        out = []
-        for sentence in self.extractor.sentences(text):
-            if not sentence.text.strip():
-                continue
-            keys = [(c.key, c.display) for c in sentence.concepts]
-            out.append(self._statement(sentence.text.strip(), [keys], sentence.tokens))
-        return self._embed(out or [self._statement(text, [])])
+    def analyse(
+        self,
+        text: str,
+        language: str | None = None,
+        *,
+        speaker: str | None = None,
+        before: str | None = None,
+    ) -> list[Analysed]:
+        """One `Analysed` per sentence of `text` (the whole text if no sentence is found);
+        `language` ("en", "zh") overrides the analyser's; `speaker` and `before` (the message
+        said before it) are keyword fields of each."""
+        said = Utterance(text=text, speaker=speaker, before=before, language=language)
+        return self.analyse_many([said])[0]
 
-    def analyse_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
-        """`analyse` for many texts, batching the model and the embedder where they can."""
-        return self.embed_groups(self.statements_many(texts))
+    def analyse_many(self, said: Sequence[Utterance]) -> list[list[Analysed]]:
+        """`analyse` for many messages, batching the model and the embedder where they can."""
+        groups = self.statements_many([u.text for u in said], [u.language for u in said])
+        return self.finish(groups, said)
 
-    def statements_many(self, texts: Sequence[str]) -> list[list[Analysed]]:
-        """The statements of many texts, not embedded yet (a bulk import's worker runs this)."""
-        batched = getattr(self.extractor, "sentences_many", None)
-        if callable(batched):
-            parsed: list[list[Sentence]] = batched(texts)
-        else:
-            parsed = [self.extractor.sentences(text) for text in texts]
+    def statements_many(
+        self, texts: Sequence[str], languages: Sequence[str | None] | None = None
+    ) -> list[list[Analysed]]:
+        """The statements of many texts, without their fields and embeddings yet (a bulk
+        import's worker runs this)."""
+        forced = [
+            self._forced(None if languages is None else lang)
+            for lang in (languages if languages is not None else [None] * len(texts))
+        ]
+        parsed = self.extractor.sentences_many(texts, forced)
         groups = []
-        for text, sentences in zip(texts, parsed, strict=True):
-            out = [
-                self._statement(
-                    s.text.strip(), [[(c.key, c.display) for c in s.concepts]], s.tokens
-                )
-                for s in sentences
-                if s.text.strip()
-            ]
-            groups.append(out or [self._statement(text, [])])
+        for text, sentences, lang in zip(texts, parsed, forced, strict=True):
+            out = [self._from_sentence(s, lang) for s in sentences if s.text.strip()]
+            groups.append(out or [self._statement(text, [], (), lang)])
         return groups
 
-    def embed_groups(self, groups: list[list[Analysed]]) -> list[list[Analysed]]:
-        """Embed every statement of these groups in one batch (no-op without an embedder)."""
+    def finish(
+        self, groups: Sequence[list[Analysed]], said: Sequence[Utterance]
+    ) -> list[list[Analysed]]:
+        """The statements of each message with its fields (`fields.field_terms`), embedded in
+        one batch when an embedder is configured."""
+        fielded = []
+        for group, utterance in zip(groups, said, strict=True):
+            terms = field_terms([st.text for st in group], utterance)
+            for st, t in zip(group, terms, strict=True):  # "Where do I live?" finds a move
+                for word in slot_words(d.slot for d in st.claims):
+                    t.setdefault(word, 1)
+            fielded.append(
+                [
+                    attrs.evolve(st, terms=tuple(sorted(t.items())), length=sum(t.values()))
+                    for st, t in zip(group, terms, strict=True)
+                ]
+            )
         if self.embedder is None:
-            return groups
-        flat = self._embed([st for group in groups for st in group])
+            return fielded
+        speakers = [u.speaker for u, group in zip(said, fielded, strict=True) for _ in group]
+        flat = self._embed([st for group in fielded for st in group], speakers)
         result, i = [], 0
-        for group in groups:
+        for group in fielded:
             result.append(flat[i : i + len(group)])
             i += len(group)
         return result
 
-    def analyse_one(self, text: str) -> Analysed:
-        """`text` as a single statement (its sentences' concepts merged)."""
-        sentences = self.extractor.sentences(text)
+    def analyse_one(
+        self, text: str, language: str | None = None, *, speaker: str | None = None
+    ) -> Analysed:
+        """`text` as a single statement (its sentences' concepts merged), `speaker` a field."""
+        forced = self._forced(language)
+        sentences = self.extractor.sentences(text, forced)
         groups = [[(c.key, c.display) for c in s.concepts] for s in sentences]
         tokens = tuple(t for s in sentences for t in s.tokens)
-        return self._embed([self._statement(text, groups, tokens)])[0]
+        said = Utterance(text=text, speaker=speaker)
+        return self.finish([[self._statement(text, groups, tokens, forced)]], [said])[0][0]
 
-    def _embed(self, statements: list[Analysed]) -> list[Analysed]:
-        """Attach a unit vector to each statement when an embedder is configured."""
+    def _from_sentence(self, sentence: Sentence, forced: str | None) -> Analysed:
+        keys = [(c.key, c.display) for c in sentence.concepts]
+        return self._statement(
+            sentence.text.strip(), [keys], sentence.tokens, forced or sentence.language
+        )
+
+    def _embed(self, statements: list[Analysed], speakers: Sequence[str | None]) -> list[Analysed]:
+        """Attach a unit vector to each statement (of "speaker: text", see `fields`)."""
         if self.embedder is None:
             return statements
-        vectors = self.embedder.embed([st.text for st in statements])
+        texts = [embedding_text(st.text, sp) for st, sp in zip(statements, speakers, strict=True)]
+        vectors = self.embedder.embed(texts)
         return [
             attrs.evolve(st, embedding=tuple(vec))
             for st, vec in zip(statements, vectors, strict=True)
         ]
 
     def _statement(
-        self, text: str, groups: list[list[tuple[str, str]]], tokens: Sequence[Token] = ()
+        self,
+        text: str,
+        groups: list[list[tuple[str, str]]],
+        tokens: Sequence[Token],
+        language: str | None,
     ) -> Analysed:
         concepts: dict[str, str] = {}
         pairs: list[tuple[str, str]] = []
@@ -168,21 +214,19 @@ class Analyser:
             for key, display in group:
                 concepts.setdefault(key, display)
             pairs.extend(neighbour_pairs([k for k, _ in group], self._distance))
-        terms = Counter(t for t in content_terms(text) if len(t) <= MAX_KEY)
+        lang = language or language_of(text)
         talk = category(text, tokens)
         drafts = claims_of(text, tokens) if talk == MEMORY else ()
-        for word in slot_words(d.slot for d in drafts):
-            terms.setdefault(word, 1)
         return Analysed(
             text=text,
             concepts=tuple(concepts.items()),
             pairs=tuple(pairs),
-            terms=tuple(sorted(terms.items())),
-            length=sum(terms.values()),
-            kind=classify(tokens),
+            terms=(),  # set with the message's fields by `finish`
+            length=0,
+            kind=classify(tokens, lang),
             category=talk,
             claims=drafts,
-            language="zh" if _CJK.search(text) else "en",
+            language=lang,
             people=tuple(mentioned(tokens)),
         )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from bitemporal_core.language import _zh_cues as zh
 from bitemporal_core.language.extract import Token
 
 __all__ = ["ABSTRACTION", "KINDS", "classify"]
@@ -144,8 +145,11 @@ _PAST_VERBS = frozenset(
 )
 
 
-def classify(tokens: Sequence[Token]) -> str:
-    """The kind of one sentence: plan > intent > preference > belief > event > said."""
+def classify(tokens: Sequence[Token], language: str = "en") -> str:
+    """The kind of one sentence: plan > intent > preference > belief > event > said, from the
+    cues of its language ("en", "zh")."""
+    if language == "zh":
+        return _classify_chinese(tokens)
     words = [t.text.lower() for t in tokens]
     verbs = {w for w, t in zip(words, tokens, strict=True) if t.pos in ("VERB", "AUX")}
     text = " ".join(words)
@@ -179,3 +183,33 @@ def _has_past_participle(tokens: Sequence[Token]) -> bool:
         ):
             return True
     return False
+
+
+def _before(tokens: Sequence[Token], words: frozenset[str], pos: tuple[str, ...]) -> bool:
+    """One of `words`, as a word of its own, followed by a word tagged one of `pos`."""
+    return any(a.text in words and b.pos in pos for a, b in pairwise(tokens))
+
+
+def _classify_chinese(tokens: Sequence[Token]) -> str:
+    """The kind of a Chinese sentence from the cue tables of `_zh_cues`."""
+    text = "".join(t.text for t in tokens)
+    if zh.PLAN.search(text):
+        return "plan"
+    wants = any(
+        t.pos == "VERB" and len(t.text) > 1 and t.text[0] == "想" and t.text not in zh.NOT_WANTING
+        for t in tokens
+    )
+    # 想学 / 想 去 / 要 一杯: a want; 想 你 (miss you) is not.
+    object_of_want = ("VERB", "AUX", "NOUN", "NUM")
+    if zh.INTENT.search(text) or wants or _before(tokens, zh.INTENT_WORDS, object_of_want):
+        return "intent"
+    if zh.PREFERENCE.search(text) or _before(tokens, zh.PREFERENCE_WORDS, ("VERB", "AUX")):
+        return "preference"
+    if zh.BELIEF.search(text):
+        return "belief"
+    past_verb = any(
+        a.pos == "VERB" and (b.text in zh.PAST_MARKERS) for a, b in pairwise(tokens)
+    ) or any(t.pos == "VERB" and len(t.text) > 1 and t.text[-1] == "过" for t in tokens)
+    if zh.EVENT.search(text) or past_verb:
+        return "event"
+    return "said"

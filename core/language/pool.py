@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from bitemporal_core.errors import ExtractorUnavailable
-from bitemporal_core.language.analysis import Analysed, Analyser
+from bitemporal_core.language.analysis import Analysed, Analyser, Utterance
 
 __all__ = ["START_ITEMS", "AnalysisPool", "read_frame", "write_frame"]
 
@@ -30,6 +30,11 @@ START_ITEMS = 5_000  # a call this large starts the worker; a started one serves
 _AHEAD = 2  # chunks analysed ahead of the one being written
 
 _HEADER = struct.Struct("!Q")
+
+
+def _request(said: Sequence[Utterance]) -> tuple[list[str], list[str | None]]:
+    """What the worker parses of a part: its texts and their `language=`."""
+    return [u.text for u in said], [u.language for u in said]
 
 
 def write_frame(stream: IO[bytes], value: Any) -> None:
@@ -71,9 +76,9 @@ class _Worker:
         assert stream is not None
         return stream
 
-    def send(self, texts: Sequence[str]) -> None:
+    def send(self, request: tuple[list[str], list[str | None]]) -> None:
         try:
-            write_frame(self._in, list(texts))
+            write_frame(self._in, request)
         except (BrokenPipeError, OSError) as e:
             raise ExtractorUnavailable(f"the analysis process stopped: {e}") from e
 
@@ -106,27 +111,28 @@ class AnalysisPool:
         self._lock = threading.RLock()
 
     def analysed(
-        self, parts: Sequence[Sequence[str]], *, parallel: bool | None
+        self, parts: Sequence[Sequence[Utterance]], *, parallel: bool | None
     ) -> Iterator[list[list[Analysed]]]:
-        """Each part's statements (embedded), in order; a worker process parses ahead when
-        `parallel` is True, or None and the call is large (see `START_ITEMS`)."""
+        """Each part's statements (with their fields, embedded), in order; a worker process
+        parses ahead when `parallel` is True, or None and the call is large (`START_ITEMS`).
+        Each utterance's `language` is its `language=` (None: the analyser's)."""
         worker = self._worker_for(parts, parallel)
         if worker is None:
-            yield from (self._analyser.analyse_many(list(texts)) for texts in parts)
+            yield from (self._analyser.analyse_many(list(said)) for said in parts)
             return
         with self._lock:  # one import at a time uses the worker
             sent = received = 0
             try:
-                for texts in parts[:_AHEAD]:
-                    worker.send(texts)
+                for said in parts[:_AHEAD]:
+                    worker.send(_request(said))
                     sent += 1
-                for _ in range(len(parts)):
+                for part in parts:
                     groups = worker.receive()
                     received += 1
                     if sent < len(parts):
-                        worker.send(parts[sent])
+                        worker.send(_request(parts[sent]))
                         sent += 1
-                    yield self._analyser.embed_groups(groups)
+                    yield self._analyser.finish(groups, part)
             except ExtractorUnavailable:
                 self._stop()
                 raise
@@ -143,7 +149,9 @@ class AnalysisPool:
         except Exception:  # whatever it was, this worker's pipe is no longer in step
             self._stop()
 
-    def _worker_for(self, parts: Sequence[Sequence[str]], parallel: bool | None) -> _Worker | None:
+    def _worker_for(
+        self, parts: Sequence[Sequence[Utterance]], parallel: bool | None
+    ) -> _Worker | None:
         if parallel is False or len(parts) < 2 or (os.cpu_count() or 1) < 2:
             return None
         if self._worker is None and not (parallel or sum(map(len, parts)) >= START_ITEMS):
@@ -151,7 +159,8 @@ class AnalysisPool:
         with self._lock:
             if self._worker is None:
                 try:
-                    setup = pickle.dumps((self._analyser.extractor, self._analyser.distance))
+                    analyser = self._analyser
+                    setup = pickle.dumps((analyser.extractor, analyser.distance, analyser.language))
                 except (pickle.PicklingError, TypeError, AttributeError):
                     return None  # this extractor cannot travel: analysed in-process
                 self._worker = _Worker(setup)

@@ -1,7 +1,8 @@
 """The analysis process of bulk imports (`python -m bitemporal_core.language.worker`).
 
-It reads pickled frames from stdin, the first one the pickled extractor and RecallM neighbour
-distance, each next one a list of texts, and answers each list with its statements (or the
+It reads pickled frames from stdin, the first one the pickled extractor, RecallM neighbour
+distance and language choice, each next one a list of texts with their `language=` options,
+and answers each list with its statements (or the
 exception raised) on stdout, in order. Started by `pool.AnalysisPool`; a plain command rather
 than `multiprocessing`, so the caller's `__main__` is never imported again.
 """
@@ -22,8 +23,8 @@ def main() -> None:
 
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the frames
-    extractor, distance = pickle.loads(read_frame(requests))
-    analyser = Analyser(extractor=extractor, resolver=None, distance=distance)
+    extractor, distance, language = pickle.loads(read_frame(requests))
+    analyser = Analyser(extractor=extractor, resolver=None, distance=distance, language=language)
     inbox: queue.Queue[Any] = queue.Queue()
 
     def drain() -> None:  # keeps reading, so the caller never blocks on a full pipe
@@ -35,9 +36,10 @@ def main() -> None:
                 return
 
     threading.Thread(target=drain, daemon=True).start()
-    while (texts := inbox.get()) is not None:
+    while (request := inbox.get()) is not None:
+        texts, languages = request
         try:
-            reply: tuple[bool, Any] = (True, analyser.statements_many(texts))
+            reply: tuple[bool, Any] = (True, analyser.statements_many(texts, languages))
         except Exception as e:  # sent back and raised by the caller
             reply = (False, e)
         write_frame(replies, reply)

@@ -47,6 +47,12 @@ class Lifecycle:
         use_weight: weight multiplier per use, `1 + use_weight * ln(1 + uses)`.
         inferred_weight: the fusion weight of memories reached through inferred
             relationships (0 turns that rank off); stated concepts weigh 1.
+        min_inferred_confidence: inferred relationships below this confidence stay stored
+            but are neither followed by recall nor listed by `relationships` (nor drawn).
+            The default 0.9 keeps relations an LLM is sure of and drops the rules' guesses:
+            on 3,000 chitchat messages the rules proposed 175 relations, all between 0.48
+            and 0.85, the most confident between hub words ("lot SIMILAR_TO on", "people
+            SIMILAR_TO time"); a co-occurrence reaches 0.9 after 27 co-mentions. 0 uses all.
     """
 
     half_life: timedelta | None = attrs.field(default=None, validator=_half_life)
@@ -56,6 +62,13 @@ class Lifecycle:
     inferred_weight: float = attrs.field(
         default=0.5, validator=_fraction("inferred_weight", 0.0, 1.0)
     )
+    min_inferred_confidence: float = attrs.field(
+        default=0.9, validator=_fraction("min_inferred_confidence", 0.0, 1.0)
+    )
+
+    def trusts(self, confidence: float) -> bool:
+        """Whether an inferred relationship of this confidence is used and shown."""
+        return confidence >= self.min_inferred_confidence
 
     @property
     def weighs(self) -> bool:

@@ -10,14 +10,21 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from bitemporal_core.errors import InvalidInput
 from bitemporal_core.model import Concept, ConceptEdge
+from bitemporal_core.ranking.fusion import Weights
 
 __all__ = ["RankedConcept", "RecallParams", "neighbour_pairs", "order_concepts", "score_concepts"]
 
 
+def _weights(_: object, __: object, value: object) -> None:
+    if not isinstance(value, Weights):
+        raise InvalidInput(f"weights must be a Weights, not {type(value).__name__}")
+
+
 @attrs.frozen(kw_only=True)
 class RecallParams:
-    """RecallM's knobs, with the reference's defaults.
+    """Recall's knobs: RecallM's, with the reference's defaults, and the fusion weights.
 
     Attributes:
         distance: concepts this far apart within one sentence are related.
@@ -26,6 +33,7 @@ class RecallParams:
         max_concepts: concepts whose contexts reach the prompt (essential ones included).
         weight: the multiplier of t_index in `t_index * weight + strength`.
         per_concept: newest mentions read per concept.
+        weights: how the ranks are fused and boosted (`Weights`).
     """
 
     distance: int = attrs.field(default=1, validator=attrs.validators.ge(1))
@@ -34,6 +42,7 @@ class RecallParams:
     max_concepts: int = attrs.field(default=10, validator=attrs.validators.ge(1))
     weight: float = 3.0
     per_concept: int = attrs.field(default=8, validator=attrs.validators.ge(1))
+    weights: Weights = attrs.field(factory=Weights, validator=_weights)
 
 
 @attrs.frozen(kw_only=True)

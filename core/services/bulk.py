@@ -19,7 +19,8 @@ from bitemporal_core.backends.port import (
 from bitemporal_core.common.times import TICK
 from bitemporal_core.common.validate import check_items
 from bitemporal_core.errors import InvalidInput, TimeRegression
-from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.analysis import Analysed, Utterance
+from bitemporal_core.language.detect import check_language
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
 from bitemporal_core.services.claims import Mentions
@@ -33,6 +34,7 @@ from bitemporal_core.services.versions import check_meta, new_version, to_fact
 __all__ = ["remember_batch", "remember_many", "repeat_of"]
 
 _FIELDS = {"text", "at", "valid_from", "valid_to", "speaker", "source", "id", "session", "kind"}
+_FIELDS |= {"language"}
 
 
 def remember_batch(
@@ -131,6 +133,8 @@ def _item(ctx: Services, index: int, raw: object) -> Item:
             session=raw.get("session"),
             kind=raw.get("kind"),
         )
+        language = raw.get("language")
+        meta["language"] = None if language is None else check_language(language)
         return prepare_item(
             raw.get("text"),
             at=raw.get("at"),
@@ -187,14 +191,27 @@ def remember_many(
             seen.add(item.key)
     prepared = _stamp(ctx, namespace, fresh)
     parts = [prepared[start : start + chunk] for start in range(0, len(prepared), chunk)]
-    texts = [[p.text for p in part] for part in parts]
-    analysed_parts = ctx.pool.analysed(texts, parallel=parallel)
+    befores = iter(ctx.dialogue.befores(namespace, prepared))
+    said = [
+        [
+            Utterance(
+                text=p.text,
+                speaker=p.meta["speaker"],
+                before=next(befores),
+                language=p.meta.get("language"),
+            )
+            for p in part
+        ]
+        for part in parts
+    ]
+    analysed_parts = ctx.pool.analysed(said, parallel=parallel)
     written: list[list[Fact]] = []
     for part, analysed in zip(parts, analysed_parts, strict=True):
         if ctx.llm is not None:
             analysed = llm_kinds_many(ctx, part, analysed)
             analysed = [worthiness(ctx, group) for group in analysed]
         written.extend(_write_chunk(ctx, namespace, part, analysed))
+        ctx.dialogue.said_many(namespace, part)
     new = iter(written)
     out = []
     for item in checked:

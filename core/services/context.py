@@ -3,7 +3,8 @@
 `MemoryStore` builds it once from its options: the engine, seen through the storage roles of
 `backends.port` (a service reads `ctx.reads` or writes through `ctx.log`, and mypy checks that
 it uses only what the role offers), the statement analyser, the optional LLM, the recall
-parameters, the lifecycle and formation policies, the use recorder and the clock.
+parameters, the lifecycle and formation policies, the use recorder, the clock and the
+sessions' latest messages.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bitemporal_core.model import Formation
 from bitemporal_core.providers.llm import LLM
 from bitemporal_core.ranking.decay import Lifecycle
 from bitemporal_core.ranking.recallm import RecallParams
+from bitemporal_core.services.dialogue import Dialogue
 from bitemporal_core.services.uses import UseRecorder
 
 __all__ = ["Services"]
@@ -46,6 +48,9 @@ class Services:
     uses: UseRecorder
     formation: Formation = attrs.field(factory=Formation)
     clock: Callable[[], datetime] | None = None  # the default transaction time (replays)
+    dialogue: Dialogue = attrs.field(
+        default=attrs.Factory(lambda self: Dialogue(self.backend), takes_self=True)
+    )  # the message before a new one, per session (the `before` keyword field)
 
     @property
     def log(self) -> TransactionLog:

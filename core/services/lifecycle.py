@@ -277,10 +277,12 @@ def infer_relationships(
 
 
 def relationships(ctx: Services, ns: str, keys: Sequence[str] | None) -> list[InferredEdge]:
-    """Inferred relationships of a namespace (touching `keys`, if given), best first."""
+    """Inferred relationships of a namespace (touching `keys`, if given), best first, at or
+    above the lifecycle's confidence floor (`Lifecycle.min_inferred_confidence`)."""
     if keys is not None and (isinstance(keys, str) or not all(isinstance(k, str) for k in keys)):
         raise InvalidInput("keys must be a sequence of concept keys")
-    return ctx.reads.inferred(ns, None if keys is None else list(keys))
+    found = ctx.reads.inferred(ns, None if keys is None else list(keys))
+    return [e for e in found if ctx.lifecycle.trusts(e.confidence)]
 
 
 def forget_citing(ctx: Services, fact_id: str) -> int:

@@ -38,7 +38,7 @@ def moved_predecessor(
     prev_current = prev.current if prev is not None else None
     if prev_current is None or prev_current.valid_to != current.valid_from:
         return None
-    return prev_current, ctx.analyser.analyse_one(prev_current.text)
+    return prev_current, ctx.analyser.analyse_one(prev_current.text, speaker=prev_current.speaker)
 
 
 def llm_kinds(ctx: Services, statements: list[Analysed], kind: str | None) -> list[Analysed]:
@@ -126,4 +126,4 @@ def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVers
     copy = new_version(
         version.id, statement, version.valid_from, new_end, version.version + 1, meta, None
     )
-    return [attrs.evolve(copy, supersedes=version.supersedes)]
+    return [attrs.evolve(copy, supersedes=version.supersedes, language=version.language)]

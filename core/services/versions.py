@@ -47,11 +47,11 @@ def new_version(
         speaker=meta["speaker"],
         session=meta["session"],
         kind=meta["kind"] or st.kind,
+        language=st.language,
         concepts=st.concepts,
         terms=st.terms,
         length=st.length,
         embedding=st.embedding,
-        language=st.language,
         category=st.category,
     )
 

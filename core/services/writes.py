@@ -64,7 +64,12 @@ def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) 
     repeated = repeat_of(ctx, ns, item)
     if repeated is not None:
         return repeated
-    statements = llm_kinds(ctx, ctx.analyser.analyse(item.text), item.meta["kind"])
+    session, speaker = item.meta["session"], item.meta["speaker"]
+    before = ctx.dialogue.before(ns, session, item.message_id)
+    analysed = ctx.analyser.analyse(
+        item.text, item.meta.get("language"), speaker=speaker, before=before
+    )
+    statements = llm_kinds(ctx, analysed, item.meta["kind"])
     statements = worthiness(ctx, statements)
     mentions = mentions_for(ctx, ns, statements)
     at = item.at or (ctx.clock() if ctx.clock else utcnow())
@@ -72,7 +77,7 @@ def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) 
         ctx,
         ns,
         statements,
-        speaker=item.meta["speaker"],
+        speaker=speaker,
         at=at,
         mentions=mentions,
         book=Book(),
@@ -87,7 +92,9 @@ def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) 
         result = ctx.log.apply_many([batch])[0]
         return [to_fact(ns, v, result) for v in versions]
 
-    return commit(ctx.log, ns, item.at, build, now=ctx.clock)
+    facts = commit(ctx.log, ns, item.at, build, now=ctx.clock)
+    ctx.dialogue.said(ns, session, item.message_id, item.text)
+    return facts
 
 
 def supersede(
@@ -105,8 +112,10 @@ def supersede(
     if lineage.superseded_by:  # its current version is the copy ending at the successor
         raise NotCurrent(f"fact {fact!r} was already superseded by {lineage.superseded_by[0]}")
     ns = lineage.namespace
-    statement = llm_kinds(ctx, [ctx.analyser.analyse_one(text)], meta["kind"])[0]
-    old = ctx.analyser.analyse_one(version.text)
+    speaker = meta["speaker"]
+    analysed = ctx.analyser.analyse_one(text, meta.get("language"), speaker=speaker)
+    statement = llm_kinds(ctx, [analysed], meta["kind"])[0]
+    old = ctx.analyser.analyse_one(version.text, speaker=version.speaker)
     message_id = meta["source"] or "msg-" + _new_id()
     stale = ctx.upkeep.citing_current([version.id])  # abstractions quoting it end too
 
@@ -131,7 +140,9 @@ def supersede(
         )
         return to_fact(ns, new, ctx.log.apply_many([batch])[0])
 
-    return commit(ctx.log, ns, at, build, now=ctx.clock)
+    successor = commit(ctx.log, ns, at, build, now=ctx.clock)
+    ctx.dialogue.said(ns, meta["session"], message_id, text)
+    return successor
 
 
 def correct(
@@ -150,7 +161,7 @@ def correct(
     start = version.valid_from if valid_from is None else valid_from
     end = version.valid_to if isinstance(valid_to, Unset) else valid_to
     check_interval(start, end)
-    statement = ctx.analyser.analyse_one(new_text)
+    statement = ctx.analyser.analyse_one(new_text, speaker=version.speaker)
     meta = {
         "source": version.source,
         "speaker": version.speaker,
@@ -213,7 +224,9 @@ def add_message(
         ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
         return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
-    return commit(ctx.log, ns, at, build, now=ctx.clock)
+    stored = commit(ctx.log, ns, at, build, now=ctx.clock)
+    ctx.dialogue.said(ns, session, msg_id, text)
+    return stored
 
 
 def forget_fact(ctx: Services, fact_id: str) -> int:

@@ -88,7 +88,8 @@ class LifecycleMethods:
         Rules: concepts co-mentioned at least `min_strength` times are ASSOCIATED_WITH each
         other; unrelated concepts sharing `min_shared` neighbours are SIMILAR_TO each other
         (confidence from the Adamic-Adar score). With an LLM, it proposes typed relations too
-        (e.g. paris LOCATED_IN france). Recall follows them at a lower weight.
+        (e.g. paris LOCATED_IN france). Recall follows those at or above the lifecycle's
+        confidence floor (`Lifecycle.min_inferred_confidence`) at a lower weight.
         """
         return lifecycle.infer_relationships(
             self.services,
@@ -102,7 +103,8 @@ class LifecycleMethods:
     def relationships(
         self, namespace: str = "default", *, keys: Sequence[str] | None = None
     ) -> list[InferredEdge]:
-        """Inferred relationships of a namespace (touching `keys`, if given), best first."""
+        """Inferred relationships of a namespace (touching `keys`, if given), best first; those
+        below `Lifecycle.min_inferred_confidence` (0.9 by default) are left out."""
         return lifecycle.relationships(self.services, check_namespace(namespace), keys)
 
     aabstract = twin(abstract)

@@ -26,6 +26,7 @@ from bitemporal_core.common.validate import (
 )
 from bitemporal_core.errors import InvalidInput, NotFound
 from bitemporal_core.language.analysis import Analyser
+from bitemporal_core.language.detect import AUTO, check_language
 from bitemporal_core.language.extract import ConceptExtractor
 from bitemporal_core.language.pool import AnalysisPool
 from bitemporal_core.language.temporal import TimeResolver
@@ -72,6 +73,11 @@ def _opt_end(value: datetime | Unset | None) -> datetime | Unset | None:
     return value if isinstance(value, Unset) else _opt_time(value, "valid_to")
 
 
+def _language(value: str | None) -> str | None:
+    """A call's `language=`: None keeps the store's choice."""
+    return None if value is None else check_language(value)
+
+
 class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     """A bitemporal memory of facts and concepts over a storage engine.
 
@@ -80,7 +86,12 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
 
     Args:
         backend: the storage engine (see `bitemporal_core.backends`).
-        extractor: concept extractor; default spaCy when its model loads, else a built-in one.
+        extractor: concept extractor: a name ("auto", the default: spaCy for English when its
+            model loads, else the built-in tagger, and rjieba for Chinese; "spacy"; "simple";
+            "stanza" for both languages), a `MultilingualExtractor`, or any `ConceptExtractor`
+            (used for the languages in its `languages` attribute, English without one).
+        language: "auto" (each statement's language from its script), "en" or "zh": how
+            statements are analysed unless a call says otherwise (docs/chinese.md).
         resolver: valid time from text; `None` disables it (valid_from defaults to the
             transaction time), not given means the built-in rule resolver.
         counter: token counter for prompt budgets; default tiktoken when it loads offline.
@@ -105,7 +116,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         self,
         backend: Backend,
         *,
-        extractor: ConceptExtractor | None = None,
+        extractor: ConceptExtractor | str | None = None,
+        language: str = AUTO,
         resolver: TimeResolver | Unset | None = UNSET,
         counter: TokenCounter | None = None,
         embedder: object = None,
@@ -127,6 +139,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             extractor=extractor,
             resolver=resolver,
             embedder=None if embedder is None else as_embedder(embedder),
+            language=check_language(language),
         )
         self._ctx = Services(
             backend=backend,
@@ -187,10 +200,12 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         return self._ctx
 
     def describe(self) -> str:
-        """Which engine, extractor, time resolver and token counter this store runs."""
+        """Which engine, extractor (per language), language choice, time resolver and token
+        counter this store runs."""
         analyser, llm = self._ctx.analyser, self._ctx.llm
         return (
             f"engine={self._ctx.backend!r} extractor={analyser.extractor_name} "
+            f"language={analyser.language} "
             f"resolver={analyser.resolver_name} tokens={self.counter.name} "
             f"embedder={analyser.embedder.name if analyser.embedder else 'off'} "
             f"llm={llm.name if llm else 'off'} "
@@ -231,6 +246,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         session: str | None = None,
         kind: str | None = None,
         updates: str | None = None,
+        language: str | None = None,
     ) -> list[Fact]:
         """Split `text` into statements and record each memory-worthy one as a new fact at
         transaction time `at`; its claims may supersede current facts (see `Formation`;
@@ -241,10 +257,12 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         means open; not given, a resolved range may set it. `kind` not given: each statement
         is classified (said, belief, preference, intent, plan, event), by the LLM if any.
         A repeat (the text of a message id whose facts are already remembered) writes nothing
-        and returns those facts.
+        and returns those facts. `language` ("en", "zh", "auto") overrides the store's for
+        this text; each fact's `language` says which analysis it got.
         """
         ns = check_namespace(namespace)
         meta = check_meta(speaker=speaker, source=source, session=session, kind=kind)
+        meta["language"] = _language(language)
         item = prepare_item(text, at=at, valid_from=valid_from, valid_to=valid_to, meta=meta)
         if updates is not None and updates not in ("auto", "suggest", "off"):
             raise InvalidInput("updates must be one of auto, suggest, off")
@@ -261,8 +279,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         """Remember many messages in order: a bulk import, one transaction per `chunk` items.
 
         Each item is a text or a mapping with `text` and optionally `at`, `valid_from`,
-        `valid_to`, `speaker`, `source` (or `id`), `session`, `kind` — the options of
-        `remember`. Every item is validated before anything is written; explicit `at` times
+        `valid_to`, `speaker`, `source` (or `id`), `session`, `kind`, `language` — the options
+        of `remember`. Every item is validated before anything is written; explicit `at` times
         must not go backwards. An item whose message id already has facts with the same text
         is skipped (re-running an import is idempotent). Returns the facts of each item.
 
@@ -287,6 +305,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         source: str | None = None,
         session: str | None = None,
         kind: str | None = None,
+        language: str | None = None,
     ) -> Fact:
         """Replace a current fact by a new one valid from `valid_from` (default: `at`).
 
@@ -296,6 +315,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         text, fact = check_text(text), check_id(fact)
         start, end = _opt_time(valid_from, "valid_from"), _opt_end(valid_to)
         meta = check_meta(speaker=speaker, source=source, session=session, kind=kind)
+        meta["language"] = _language(language)
         return writes.supersede(
             self._ctx, fact, text, at=at, valid_from=start, valid_to=end, meta=meta
         )
@@ -373,8 +393,11 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
         if namespace is not None:
-            return self._ctx.erasure.forget_namespace(check_namespace(namespace))
-        return writes.forget_fact(self._ctx, check_id(fact))
+            removed = self._ctx.erasure.forget_namespace(check_namespace(namespace))
+        else:
+            removed = writes.forget_fact(self._ctx, check_id(fact))
+        self._ctx.dialogue.drop(namespace)  # a deleted message must not become a field
+        return removed
 
     # --- reads --------------------------------------------------------------------------
     def recall(
@@ -506,7 +529,9 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             raise InvalidInput("delete_messages needs exactly one of session= or ids=")
         checked = None if ids is None else check_ids(ids, "message id")
         session = check_optional_name(session, "session")
-        return self._ctx.messages.delete_messages(ns, session, checked)
+        deleted = self._ctx.messages.delete_messages(ns, session, checked)
+        self._ctx.dialogue.drop(ns)
+        return deleted
 
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from bitemporal_core.model import Basis, Concept, ConceptEdge, InferredEdge
-from bitemporal_core.views.mpl import axes, mpl, short
+from bitemporal_core.views.mpl import axes, fonts_for, mpl, short
 
 __all__ = ["ConceptSource", "plot_concept_graph", "plot_question_graph", "spring_layout"]
 
@@ -204,6 +204,7 @@ def plot_concept_graph(
     deterministic.
     """
     ordered = sorted({c.key: c for c in nodes}.values(), key=lambda c: c.key)
+    fonts_for(c.display for c in ordered)
     ax = axes(ax, (7.0, 7.0))
     pos = spring_layout([c.key for c in ordered], [(e.src, e.dst) for e in edges])
     _draw_edges(ax, edges, pos)

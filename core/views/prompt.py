@@ -3,7 +3,7 @@ one mapping of a recalled memory that every adapter shows as metadata."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -66,18 +66,23 @@ def fact_metadata(fact: Fact) -> dict[str, Any]:
         "session": fact.session,
         "kind": fact.kind,
         "supersedes": fact.supersedes,
+        "language": fact.language,
     }
 
 
-def hit_metadata(hit: Hit, *, basis: Basis | None = None) -> dict[str, Any]:
+def hit_metadata(
+    hit: Hit, *, basis: Basis | None = None, displays: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """`fact_metadata` of a recalled memory, with its validity label at the basis, its score,
-    the concepts and ranks that found it, and the basis it was recalled at."""
+    the concepts (their display forms from `displays`, keyed by concept key, where given) and
+    ranks that found it, and the basis it was recalled at."""
     valid_at = None if basis is None else basis.valid_at
+    shown = displays or {}
     return {
         **fact_metadata(hit.fact),
         "validity": validity_label(hit.fact, valid_at=valid_at),
         "score": hit.score,
-        "concepts": list(hit.concepts),
+        "concepts": [shown.get(key, key) for key in hit.concepts],
         "found_by": list(hit.sources),
         "essential": hit.essential,
         "basis_valid_at": _iso(valid_at),

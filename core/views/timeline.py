@@ -14,7 +14,7 @@ import attrs
 
 from bitemporal_core.common.times import require_aware
 from bitemporal_core.model import Fact
-from bitemporal_core.views.mpl import axes, mpl, short
+from bitemporal_core.views.mpl import axes, fonts_for, mpl, short
 
 __all__ = ["Timeline", "plot_timeline"]
 
@@ -157,6 +157,7 @@ def plot_timeline(
     as a dashed vertical line.
     """
     versions = _ordered(timeline)
+    fonts_for(v.text for v in versions)
     ax = axes(ax, (10.0, 1.6 + 0.55 * max(len(versions), 1)))
     namespace = getattr(timeline, "namespace", None)
     ax.set_title(f"Timeline of {namespace!r}" if namespace else "Timeline")

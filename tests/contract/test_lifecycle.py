@@ -275,6 +275,7 @@ def _city_graph(store: MemoryStore) -> None:
 
 def test_rules_infer_relationships_apart_from_stated_facts(store: MemoryStore) -> None:
     _city_graph(store)
+    store = policy(store, min_inferred_confidence=0.0)  # every relation, however weak
     facts = store.snapshot("a", basis=now(20))
     found = store.infer_relationships("a", min_strength=3, min_shared=2, at=day(20))
     by_type = {(e.src, e.type, e.dst): e for e in found}
@@ -292,6 +293,7 @@ def test_rules_infer_relationships_apart_from_stated_facts(store: MemoryStore) -
 
 def test_recall_follows_inferred_relationships_at_a_lower_weight(store: MemoryStore) -> None:
     _late_neighbours(store)
+    store = policy(store, min_inferred_confidence=0.0)
     assert "turin" not in {c.key for c in store.concepts_for("Lyon?", namespace="a").concepts}
     plain = store.recall("What about Lyon?", namespace="a", k=20, basis=now(40))
     assert not any("Turin" in h.fact.text for h in plain)
@@ -300,11 +302,29 @@ def test_recall_follows_inferred_relationships_at_a_lower_weight(store: MemorySt
     via = [h for h in hits if "inferred" in h.sources]
     assert via and all("Turin" in h.fact.text for h in via)
     assert hits[0].fact.text.startswith("Lyon")
-    off = policy(store, inferred_weight=0.0)
+    off = policy(store, inferred_weight=0.0, min_inferred_confidence=0.0)
     assert all(
         "inferred" not in h.sources
         for h in off.recall("What about Lyon?", namespace="a", k=20, basis=now(41))
     )
+
+
+def test_weak_inferred_relationships_are_kept_but_not_used_or_shown(store: MemoryStore) -> None:
+    _late_neighbours(store)
+    found = store.infer_relationships("a", min_strength=5, at=day(40))
+    weak = {(e.src, e.dst, e.type) for e in found if e.confidence < 0.9}
+    strong = {(e.src, e.dst, e.type) for e in found if e.confidence >= 0.9}
+    assert ("lyon", "turin", "SIMILAR_TO") in weak
+    shown = {(e.src, e.dst, e.type) for e in store.relationships("a")}
+    assert shown == strong  # the default floor (0.9) hides the weak ones
+    hits = store.recall("What about Lyon?", namespace="a", k=20, basis=now(41))
+    assert not any("Turin" in h.fact.text for h in hits)  # not followed either
+    everything = policy(store, min_inferred_confidence=0.0)
+    assert {(e.src, e.dst, e.type) for e in everything.relationships("a")} == weak | strong
+    hits = everything.recall("What about Lyon?", namespace="a", k=20, basis=now(41))
+    assert any("Turin" in h.fact.text and "inferred" in h.sources for h in hits)
+    with pytest.raises(InvalidInput):
+        Lifecycle(min_inferred_confidence=1.5)
 
 
 def test_bad_inference_options_are_refused(store: MemoryStore) -> None:

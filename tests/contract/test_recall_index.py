@@ -13,6 +13,8 @@ import hashlib
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,7 +114,11 @@ def _check(store: MemoryStore, now: datetime) -> None:
 def test_incremental_index_answers_as_a_fresh_read(seed: int) -> None:
     rng = random.Random(seed)
     embedder = CallableEmbedder(_embed, name="bag-of-words", dim=32)
-    store = MemoryStore.embedded(None, embedder=embedder, lifecycle=Lifecycle(inferred_weight=0.5))
+    store = MemoryStore.embedded(
+        None,
+        embedder=embedder,
+        lifecycle=Lifecycle(inferred_weight=0.5, min_inferred_confidence=0.0),
+    )
     at = T0
     facts: list[str] = []
 
@@ -154,3 +160,50 @@ def test_incremental_index_answers_as_a_fresh_read(seed: int) -> None:
             _check(store, at)
     finally:
         store.close()
+
+
+def test_saved_index_answers_as_a_fresh_read_and_is_never_stale(tmp_path: Path) -> None:
+    """`close` saves the recall index beside the file; the next process's first recall uses it
+    and answers exactly as a read from the database; a write deletes it before it happens, and
+    a file whose namespace moved on since it was saved is ignored (and deleted)."""
+    rng = random.Random(7)
+    path = tmp_path / "mem.lbdb"
+    embedder = CallableEmbedder(_embed, name="bag-of-words", dim=32)
+    at = T0
+
+    def open_store() -> MemoryStore:
+        return MemoryStore.embedded(path, embedder=embedder)
+
+    def write(store: MemoryStore) -> None:
+        nonlocal at
+        items = []
+        for _ in range(20):
+            at += timedelta(minutes=rng.randint(1, 90))
+            items.append({"text": _sentence(rng), "at": at})
+        store.remember_many(items, namespace="n")
+
+    store = open_store()
+    write(store)
+    expected = _answers(store, at)
+    store.close()
+    saved = sorted((tmp_path / "mem.lbdb.recall").glob("*.idx"))
+    assert len(saved) == 1
+
+    store = open_store()  # a new process, as far as the index is concerned
+    index: Any = store.backend._index  # type: ignore[attr-defined]
+    assert _answers(store, at) == expected
+    assert index.loads == 0  # the saved index was used, not a read of the database
+    stale = saved[0].read_bytes()
+    write(store)  # deletes the saved index before writing
+    assert not saved[0].exists()
+    moved = _answers(store, at)
+    store.close()
+
+    saved[0].write_bytes(stale)  # as if an old file survived a crash after later writes
+    store = open_store()
+    index = store.backend._index  # type: ignore[attr-defined]
+    assert _answers(store, at) == moved
+    assert index.loads == 1  # the stale file was ignored
+    index.clear()
+    assert _answers(store, at) == moved
+    store.close()

@@ -1,8 +1,9 @@
 """Runs every case of the shared bitemporal scenarios (docs/design.md, "Time model") on every
 engine.
 
-Reads every `*.json` in `../shared/scenarios/` plus every file named in `SCENARIO_FILES`
-(separated by `os.pathsep`); the op table in `../shared/scenarios/README.md` is the contract.
+Reads every `*.json` in `../shared/scenarios/`, the project's own in `scenarios/` beside this
+file (Chinese), plus every file named in `SCENARIO_FILES` (separated by `os.pathsep`); the op
+table in `../shared/scenarios/README.md` is the contract.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..conftest import SHARED
 
 def _files() -> list[Path]:
     files = sorted((SHARED / "scenarios").glob("*.json"))
+    files += sorted((Path(__file__).parent / "scenarios").glob("*.json"))
     extra = os.environ.get("SCENARIO_FILES", "")
     files += [Path(p) for p in extra.split(os.pathsep) if p.strip()]
     return files
@@ -36,7 +38,8 @@ def _cases() -> list[Any]:
 
 
 def test_scenarios_found() -> None:
-    assert _files(), "no scenario files found in ../shared/scenarios/"
+    shared = sorted((SHARED / "scenarios").glob("*.json"))
+    assert shared, "no scenario files found in ../shared/scenarios/"
 
 
 class Runner:

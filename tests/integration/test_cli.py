@@ -50,7 +50,8 @@ def test_remember_recall_history_timeline_export_forget(tmp_path: Path) -> None:
     code, out = run(db, "-n", "alice", "recall", "apples", "--valid-at", "2023-10-25T12:00:00Z")
     assert code == 0 and "no memories" in out
     code, out = run(db, "-n", "alice", "history", fact_id)
-    assert json.loads(out.splitlines()[0])["id"] == fact_id
+    assert out.startswith(f"Fact {fact_id} in namespace 'alice': 1 version")
+    assert "valid     2023-10-26 00:00 -> open" in out
     code, out = run(db, "-n", "alice", "timeline")
     assert fact_id in out
     export = tmp_path / "facts.jsonl"
@@ -78,7 +79,7 @@ def test_import_jsonl_with_progress(tmp_path: Path, capsys: pytest.CaptureFixtur
     src = tmp_path / "messages.jsonl"
     src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     code, out = run(tmp_path / "m.lbdb", "-n", "bob", "import", str(src))
-    assert code == 0 and "imported 5 facts" in out
+    assert code == 0 and "imported 5 messages: wrote 5 facts, skipped 0" in out
     assert "import" in capsys.readouterr().err  # the progress bar
     code, out = run(tmp_path / "m.lbdb", "-n", "bob", "recall", "museum number 3", "-k", "1")
     assert "museum number 3" in out
@@ -99,20 +100,35 @@ def test_errors_are_one_line_without_traceback(
     assert "bad.jsonl:1" in capsys.readouterr().err
 
 
-def test_demo_answers_differ_by_basis() -> None:
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_demo_answers_differ_by_basis(lang: str) -> None:
     out = io.StringIO()
-    assert main(["--memory", "demo"], out=out) == 0
+    assert main(["--memory", "demo", "--lang", lang], out=out) == 0
     sections = out.getvalue().split("\n== ")
     answers = [s for s in sections if "recall(" in s]
     assert len(answers) == 4
     assert len({s.split("\n", 2)[2] for s in answers}) == 4, "each basis answers differently"
     assert "extractor=" in sections[0]
+    assert f"[{lang}]" in answers[0]
+
+
+def test_chinese_demo_story() -> None:
+    out = io.StringIO()
+    assert main(["--memory", "demo", "--lang", "zh"], out=out) == 0
+    now, then, trip, believed = [s for s in out.getvalue().split("\n== ") if "recall(" in s]
+    assert "我对苹果过敏。" in now and "我喜欢吃苹果。" not in now
+    assert "我喜欢吃苹果。" in then
+    trip_text = "下个月三号到十号我要去巴黎出差。"
+    assert trip_text not in now and trip_text in trip
+    # before the correction the trip was believed to run from June 3 (read from the text)
+    assert trip_text in believed and "[2024-06-03 -> 2024-06-11]" in believed
 
 
 @pytest.mark.slow
 def test_console_script(tmp_path: Path) -> None:
     exe = shutil.which("bitemporal-memory", path=str(Path(sys.executable).parent))
     assert exe, "the console script is installed with the package"
+    assert run(tmp_path / "s.lbdb", "remember", "I like tea.")[0] == 0
     done = subprocess.run(
         [exe, "--store", str(tmp_path / "s.lbdb"), "recall", "x", "--valid-at", "yesterday"],
         capture_output=True,

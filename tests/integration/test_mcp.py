@@ -241,6 +241,7 @@ def test_in_process_on_every_engine(store: MemoryStore) -> None:
             found = await client.call_tool("recall", {"query": "apples"})
             hits = found.structured_content["hits"]  # type: ignore[index]
             assert [h["fact"]["text"] for h in hits] == ["I am allergic to apples."]
+            assert hits[0]["concepts"] == ["apples"]  # display forms, not the stem 'appl'
 
     run(scenario)
     assert store.namespaces() == ["carol"]

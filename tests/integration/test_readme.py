@@ -42,3 +42,26 @@ def test_tour_runs_and_its_comments_hold(
     assert "- [since 2023-10-27] I am allergic to apples. (said 2023-10-27)" in printed
     assert store.namespaces() == []
     assert t("2023-10-26T00:00").tzinfo is UTC
+
+
+def test_chinese_example_runs_and_its_comments_hold() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### Chinese", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match, "the Chinese section has a python block"
+    from bitemporal_core import MemoryStore
+
+    scope: dict[str, Any] = {
+        "MemoryStore": MemoryStore,
+        "t": lambda s: datetime.fromisoformat(s).replace(tzinfo=UTC),
+    }
+    exec(compile(match.group(1), "README.md", "exec"), scope)
+    trip = scope["trip"]
+    assert (trip.valid_from, trip.kind, trip.language) == (
+        datetime(2024, 6, 1, tzinfo=UTC),
+        "plan",
+        "zh",
+    )
+    recalled = scope["store"].recall("我可以吃苹果吗？", namespace="xiaomei")
+    assert recalled[0].fact.text == "我对苹果过敏。"
+    scope["store"].close()

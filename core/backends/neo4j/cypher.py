@@ -36,6 +36,8 @@ INDEXES = (
     "CREATE INDEX bt_claim_ns IF NOT EXISTS FOR (c:Claim) ON (c.namespace)",
     "CREATE INDEX bt_entity_ns IF NOT EXISTS FOR (e:Entity) ON (e.namespace)",
     "CREATE FULLTEXT INDEX bt_version_text IF NOT EXISTS FOR (v:Version) ON EACH [v.text]",
+    # forgetting a namespace deletes its summaries in batches (a label scan without it)
+    "CREATE INDEX bt_summary_ns IF NOT EXISTS FOR (s:Summary) ON (s.namespace)",
 )
 SCHEMA = CONSTRAINTS + INDEXES
 AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
@@ -67,6 +69,7 @@ SHARED = Statements(
         link="MERGE",
         unlock=" REMOVE n._lock",
         node="properties(n)",
+        hint_concepts=" USING INDEX a:Concept(namespace)",
     )
 )
 _V = SHARED.V
@@ -100,7 +103,7 @@ MERGE_VERSIONS = (
     " v.said_at = r.said_at, v.source = r.source, v.speaker = r.speaker,"
     " v.session = r.session, v.kind = r.kind, v.supersedes = r.supersedes,"
     " v.t_index = r.t_index, v.length = r.length,"
-    " v.language = CASE r.language WHEN '' THEN null ELSE r.language END,"
+    " v.language = r.language,"
     " v.category = r.category"
     " WITH v, r MATCH (f:Fact {id: r.fact_id}) MERGE (v)-[:VERSION_OF]->(f)"
 )
@@ -120,7 +123,7 @@ MERGE_CLAIMS = (
     " MERGE (c:Claim {id: r.id}) ON CREATE SET c.namespace = $ns, c.subject = r.subject,"
     " c.slot = r.slot, c.value = r.value, c.value_keys = r.value_keys, c.positive = r.positive,"
     " c.one_value = r.one_value, c.claim_mode = r.claim_mode,"
-    " c.context_keys = r.context_keys, c.rule = r.rule"
+    " c.context_keys = r.context_keys, c.rule = r.rule, c.version = r.v, c.entity = r.e"
     " MERGE (v)-[:CLAIMS]->(c) MERGE (c)-[:ABOUT]->(e)"
 )
 MERGE_TERMS = (

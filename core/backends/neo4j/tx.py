@@ -129,7 +129,9 @@ def _write_summaries(tx: Any, batch: WriteBatch) -> None:
         for key, text in batch.summaries
     ]
     if rows:
-        _run(tx, c.CLOSE_SUMMARIES, {"rows": rows, "eot": END_OF_TIME})
+        ids = [r["c"] for r in rows]
+        params = {"ids": ids, "at": batch.at, "eot": END_OF_TIME}
+        _run(tx, q.SHARED.CLOSE_SUMMARIES, params)
         _run(tx, c.WRITE_SUMMARIES, {"rows": rows, "ns": batch.namespace, "eot": END_OF_TIME})
 
 

@@ -1,13 +1,14 @@
 """Concept extraction port (RecallM; docs/design.md, "Concepts"): sentences, UPOS tokens and
-stemmed concepts.
+keyed concepts, per language (docs/chinese.md).
 
-Concepts are the NOUN, PROPN and NUM tokens of a sentence, keyed by Porter stem.
-Backends: spaCy (default), Stanza (the reference's tagger) and a dependency-free fallback.
+Concepts are the NOUN, PROPN and NUM tokens of a sentence, keyed by Porter stem in English and
+by their simplified form in Chinese. English backends: spaCy (default), Stanza (the
+reference's tagger) and a dependency-free fallback; Chinese: rjieba (jieba's dictionary and
+tags) or Stanza. `MultilingualExtractor` picks one per sentence.
 """
 
 from __future__ import annotations
 
-from bitemporal_core.errors import ExtractorUnavailable
 from bitemporal_core.language.extract.base import (
     Concept,
     ConceptExtractor,
@@ -15,14 +16,25 @@ from bitemporal_core.language.extract.base import (
     Token,
     select_concepts,
 )
+from bitemporal_core.language.extract.chinese import ChineseExtractor
+from bitemporal_core.language.extract.multilingual import (
+    EXTRACTOR_NAMES,
+    MultilingualExtractor,
+    content_terms,
+    default_extractor,
+    multilingual,
+)
 from bitemporal_core.language.extract.simple import SimpleExtractor
 from bitemporal_core.language.extract.spacy import SpacyExtractor
 from bitemporal_core.language.extract.stanza import StanzaExtractor
-from bitemporal_core.language.extract.terms import content_terms, stem
+from bitemporal_core.language.extract.terms import english_terms, stem
 
 __all__ = [
+    "EXTRACTOR_NAMES",
+    "ChineseExtractor",
     "Concept",
     "ConceptExtractor",
+    "MultilingualExtractor",
     "Sentence",
     "SimpleExtractor",
     "SpacyExtractor",
@@ -30,16 +42,8 @@ __all__ = [
     "Token",
     "content_terms",
     "default_extractor",
+    "english_terms",
+    "multilingual",
     "select_concepts",
     "stem",
 ]
-
-
-def default_extractor(*, window: int | None = None) -> ConceptExtractor:
-    """Return a loaded `SpacyExtractor` if spaCy and its model load, else `SimpleExtractor`."""
-    spacy_extractor = SpacyExtractor(window=window)
-    try:
-        spacy_extractor.load()
-    except ExtractorUnavailable:
-        return SimpleExtractor(window=window)
-    return spacy_extractor

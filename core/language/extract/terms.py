@@ -1,4 +1,5 @@
-"""Porter stemming for concept keys and stemmed content terms for the BM25 keyword index."""
+"""Porter stemming for concept keys and stemmed English content terms for the BM25 keyword
+index (`multilingual.content_terms` adds Chinese)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["STOPWORDS", "content_terms", "stem"]
+__all__ = ["STOPWORDS", "english_terms", "stem"]
 
 _STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been before
@@ -64,8 +65,8 @@ def _strip_clitic(word: str) -> str:
     return head + tail
 
 
-def content_terms(text: str) -> list[str]:
-    """Return the stems of the content words of `text`, in order, for keyword search.
+def english_terms(text: str) -> list[str]:
+    """Return the stems of the English content words of `text`, in order, for keyword search.
 
     Lowercases, removes English stopwords and single letters, keeps numbers.
     """

@@ -34,15 +34,20 @@ no date library is used.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from bitemporal_core.errors import InvalidInput
+from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.temporal._chinese import chinese_hits, has_cjk
 from bitemporal_core.language.temporal._english import english_hits
 from bitemporal_core.language.temporal._rules import choose_hit, dedupe, to_resolved
 from bitemporal_core.language.temporal._types import Context, ResolvedTime, TimeResolver, aware
 
 __all__ = ["ResolvedTime", "RuleResolver", "TimeResolver", "default_resolver"]
+
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007]")
 
 
 class RuleResolver:
@@ -67,9 +72,13 @@ class RuleResolver:
         if not isinstance(text, str):
             raise InvalidInput(f"text must be a string, not {type(text).__name__}")
         try:
-            hits = english_hits(text, said_at) if "en" in self.languages else []
-            if "zh" in self.languages and has_cjk(text):
-                hits += chinese_hits(text, said_at)
+            cjk = has_cjk(text)
+            hits = []
+            # English words glued to Han ones (我next Monday要去) are read with the Han blanked.
+            if "en" in self.languages and (not cjk or _ASCII_ALNUM.search(text)):
+                hits = english_hits(_HAN.sub(" ", text) if cjk else text, said_at)
+            if "zh" in self.languages and cjk:
+                hits += chinese_hits(normalise(text), said_at)
             chosen = choose_hit(dedupe(hits), text)
             if chosen is None:
                 return None

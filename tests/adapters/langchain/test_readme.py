@@ -13,14 +13,42 @@ from langchain_core.messages import BaseMessage
 from ...conftest import ROOT
 
 
-def example() -> str:
+def examples() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     if "\n## LangChain\n" not in text:
         pytest.skip("README has no '## LangChain' section yet")
     section = text.split("\n## LangChain\n", 1)[1].split("\n## ", 1)[0]
-    match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match, "the LangChain section has a python block"
-    return match.group(1)
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks, "the LangChain section has a python block"
+    return list(blocks)
+
+
+def example() -> str:
+    return examples()[0]
+
+
+def expected_output(code: str) -> list[str]:
+    """The comment lines that follow each `print(...)`, without their "# "."""
+    out, printing = [], False
+    for line in code.splitlines():
+        if line.startswith("print("):
+            printing = True
+        elif printing and line.startswith("#"):
+            out.append(line[2:])
+        else:
+            printing = False
+    return out
+
+
+def test_langgraph_store_example_runs_and_its_comments_hold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = examples()[1]
+    assert "BitemporalStore" in code
+    scope: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    assert printed == expected_output(code)
 
 
 def test_langchain_example_runs_and_its_comments_hold(

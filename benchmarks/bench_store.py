@@ -1,0 +1,191 @@
+"""Scale benchmark on a kept multi-tenant store (issue 17): what users pay at 0, 100k, 1M facts.
+
+Build once per engine and size (bulk path, kept for later runs), then measure:
+
+    .venv/bin/python benchmarks/bench_store.py build --facts 100000 --store STORE
+    .venv/bin/python benchmarks/bench_store.py measure --store STORE   # STORE: a kept path
+
+The store: namespace `big` holds the first `--big-msgs` messages of the timestamp-sorted
+chitchat stream (40,000: about 52k facts; the recall and the single-remember namespace), the
+rest of the facts are tenants `t0001`, `t0002`... each a replay of 2,000 stream messages (other
+users' data in the same file). Every message carries a message id as adapters send one
+("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
+single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
+(p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
+first recall of a fresh process (`first-recall`, run as a child), peak RSS, disk, the load.
+Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scale import load_data, pick_queries, size_mb, stats_ms, timed
+
+Json = dict[str, Any]
+BIG, TENANT_MSGS, CALL_ITEMS = "big", 2_000, 10_000
+WORDS = (3, 12, 40)
+
+
+def msg_id(rng: random.Random) -> str:
+    return "msg-" + uuid.UUID(int=rng.getrandbits(128)).hex
+
+
+def open_store(args: argparse.Namespace) -> Any:
+    from bitemporal_core import MemoryStore
+
+    if args.engine == "ladybug":
+        return MemoryStore.embedded(args.store)
+    auth = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
+    return MemoryStore.neo4j(args.neo4j_uri, auth=auth)
+
+
+def items(stream: list[Json], rng: random.Random, shift: timedelta) -> list[Json]:
+    return [
+        {
+            "text": m["text"],
+            "at": m["at"] + shift,
+            "speaker": m["speaker"],
+            "session": m["session"],
+            "id": msg_id(rng),
+        }
+        for m in stream
+    ]
+
+
+def build(args: argparse.Namespace) -> None:
+    """`big` first (a stream prefix), then tenants until the store holds `--facts` facts.
+
+    Every item has a seeded message id, so building a larger store on a copy of a smaller one
+    skips what it holds (remembering is idempotent by message id) and adds the rest."""
+    stream, _ = load_data()
+    store, rng, facts, t0 = open_store(args), random.Random(17), 0, time.monotonic()
+    plan: list[tuple[str, list[Json]]] = [(BIG, stream[: args.big_msgs])]
+    for n in range(1, 10_000):
+        start = (n * 7_919 * TENANT_MSGS) % (len(stream) - TENANT_MSGS)
+        plan.append((f"t{n:04d}", stream[start : start + TENANT_MSGS]))
+    msgs = 0
+    for namespace, part in plan:
+        if facts >= args.facts:
+            break
+        shift = timedelta(days=0) if namespace == BIG else timedelta(days=900)
+        batch = items(part, rng, shift)
+        for i in range(0, len(batch), CALL_ITEMS):
+            out = store.remember_many(batch[i : i + CALL_ITEMS], namespace=namespace, chunk=500)
+            facts += sum(len(f) for f in out)
+            msgs += len(out)
+            elapsed = time.monotonic() - t0
+            rate = f"{msgs / elapsed:,.0f} msg/s, load {load()}"
+            print(f"{namespace}: {facts:,} facts, {msgs:,} msgs, {rate}", flush=True)
+    store.close()
+    info = {"facts": facts, "messages": msgs, "seconds": time.monotonic() - t0, "load": load()}
+    info["msg_s"] = msgs / info["seconds"]
+    Path(args.store + ".build.json").write_text(json.dumps(info))
+    print(json.dumps(info))
+
+
+def load() -> str:
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cut(texts: list[str], words: int, n: int) -> list[str]:
+    """Held-out turns joined and cut to exactly `words` words, ending with a full stop."""
+    pool = " ".join(texts).split()
+    return [" ".join(pool[i * words : (i + 1) * words]).rstrip(".?!,") + "." for i in range(n)]
+
+
+def single(store: Any, namespace: str, texts: list[str], rng: random.Random) -> Json:
+    """`remember` one message at a time with a fresh message id (as an adapter sends it)."""
+    lat = [
+        timed(store.remember, t, namespace=namespace, source=msg_id(rng), speaker="user")[1]
+        for t in texts
+    ]
+    return stats_ms(lat[5:])  # the first calls warm the statement cache
+
+
+def recalls(store: Any, namespace: str, queries: list[str]) -> Json:
+    lat = [timed(store.recall, q, namespace=namespace, k=10)[1] for q in queries]
+    return stats_ms(lat[5:])
+
+
+def first_recall(args: argparse.Namespace) -> None:
+    """In this fresh process: open the store, then time its first recall (and the second)."""
+    t0 = time.perf_counter()
+    store = open_store(args)
+    opened = time.perf_counter()
+    _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
+    _, second = timed(store.recall, args.query + " today", namespace=args.namespace, k=10)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out = {"open_ms": (opened - t0) * 1000, "first_ms": first, "second_ms": second, "rss_mb": rss}
+    print(json.dumps(out))
+
+
+def child_first_recall(args: argparse.Namespace, namespace: str, query: str) -> Json:
+    cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
+    cmd += [args.store, "--namespace", namespace, "--query", query]
+    if args.neo4j_uri:
+        cmd += ["--neo4j-uri", args.neo4j_uri]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def measure(args: argparse.Namespace) -> None:
+    _, heldout = load_data()
+    queries = pick_queries(heldout, args.queries)
+    texts = [m["text"] for m in heldout[len(queries) :]]
+    row: Json = {"store": args.store, "engine": args.engine, "load_start": load()}
+    build_info = Path(args.store + ".build.json")
+    row["build"] = json.loads(build_info.read_text()) if build_info.exists() else None
+    row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
+    row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
+    store, rng = open_store(args), random.Random(99)
+    row["namespaces"] = len(store.namespaces())
+    row["recall_big"] = recalls(store, BIG, queries)
+    row["recall_tenant"] = recalls(store, "t0001", queries[: max(25, len(queries) // 4)])
+    fresh = f"bench-single-{uuid.uuid4().hex[:8]}"
+    for words in WORDS:
+        said = cut(texts[words * 50 :], words, args.calls + 5)
+        row[f"single_{words}w_fresh_ns"] = single(store, fresh, said, rng)
+        row[f"single_{words}w_big"] = single(store, BIG, said, rng)
+    store.forget(namespace=fresh)
+    row["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    store.close()
+    if args.engine == "ladybug":
+        row["disk_mb"] = size_mb(Path(args.store))
+    row["load_end"] = load()
+    print(json.dumps(row))
+    with open(args.out, "a") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("command", choices=("build", "measure", "first-recall"))
+    ap.add_argument("--engine", default="ladybug", choices=("ladybug", "neo4j"))
+    ap.add_argument("--store", required=True, help="LadybugDB path (a label for Neo4j)")
+    ap.add_argument("--neo4j-uri", default=None)
+    ap.add_argument("--facts", type=int, default=1_000_000)
+    ap.add_argument("--big-msgs", type=int, default=40_000, help="stream prefix in `big`")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--calls", type=int, default=200, help="single remembers per length")
+    ap.add_argument("--namespace", default=BIG)
+    ap.add_argument("--query", default="")
+    ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
+    args = ap.parse_args()
+    {"build": build, "measure": measure, "first-recall": first_recall}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

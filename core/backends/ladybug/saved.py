@@ -1,0 +1,78 @@
+"""The recall index kept on disk beside the database, so a new process's first recall does not
+read a whole namespace again.
+
+Reading a namespace's recall index from LadybugDB scans its tables (seconds at 100k facts, and
+LadybugDB has no secondary index, so other namespaces' rows are scanned too); a saved index
+loads in a fraction of that. `close` saves the index of every namespace it holds, each in its
+own file under `<database>.recall/`, with the namespace's counters as read from the database
+at that moment. A saved index is used only while it is exact:
+
+- the first write to a namespace in a process deletes its file before anything is written, so
+  a crash mid-way leaves no file to trust;
+- on reading, the namespace's counters in the database must equal the saved ones, and the file
+  must be of this format;
+
+otherwise it is deleted and the namespace read from the database as before. The files hold
+what the database holds (pickles of the index's columns); treat them as the database file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SavedIndexes"]
+
+_FORMAT = 1  # bumped whenever NamespaceIndex's fields change
+
+
+class SavedIndexes:
+    """Saved namespace indexes of one database (see the module docstring)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._absent: set[str] = set()  # namespaces known to have no file (no unlink needed)
+
+    def _file(self, namespace: str) -> Path:
+        return self.folder / (hashlib.sha256(namespace.encode()).hexdigest()[:32] + ".idx")
+
+    def invalidate(self, namespace: str) -> None:
+        """Before a write to the namespace: its saved index is no longer exact."""
+        if namespace in self._absent:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            self._file(namespace).unlink()
+        self._absent.add(namespace)
+
+    def load(self, namespace: str, stamp: tuple[Any, ...]) -> Any | None:
+        """The saved index of the namespace if it was saved at these counters, else None."""
+        path = self._file(namespace)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            self._absent.add(namespace)
+            return None
+        except OSError:
+            return None
+        try:
+            fmt, saved_ns, saved_stamp, index = pickle.loads(data)
+        except Exception:  # a torn or foreign file: never trusted
+            fmt, saved_ns, saved_stamp, index = None, None, None, None
+        if (fmt, saved_ns, saved_stamp) != (_FORMAT, namespace, stamp):
+            self.invalidate(namespace)
+            return None
+        return index
+
+    def save(self, namespace: str, stamp: tuple[Any, ...], index: Any) -> None:
+        """Write the namespace's index atomically (a temporary file renamed over the old)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self._file(namespace)
+        tmp = path.with_suffix(".tmp")
+        payload = (_FORMAT, namespace, stamp, index)
+        tmp.write_bytes(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+        self._absent.discard(namespace)
