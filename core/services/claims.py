@@ -122,6 +122,12 @@ def _related(new: Claim, old: Claim) -> bool:
 _GENERIC = ("week", "month", "year", "day", "time", "thing", "lot", "bit")
 
 
+def may_retire(claim: Claim) -> bool:
+    """Whether the offline rules can retire anything for this claim: a wish, a past state and
+    a positive `about` claim never do, so their subject's facts need no read."""
+    return not (claim.mode in ("tentative", "past") or (claim.slot == ABOUT and claim.positive))
+
+
 def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     """The fact ids a new claim retires among the subject's current facts, by the offline
     rules:
@@ -140,7 +146,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     - a `topic` claim (a change said about the things it names) retires the facts that
       name one of them (`topics.py`).
     """
-    if new.mode in ("tentative", "past") or (new.slot == ABOUT and new.positive):
+    if not may_retire(new):
         return []
     live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
     if new.slot == TOPIC:
