@@ -140,8 +140,11 @@ def link_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
 
 
 def formation_writes(run: Run, namespace: str, batches: Sequence[WriteBatch]) -> None:
-    """Undone links and the namespace's recent mentions (claims and entities are written by
-    the engine, whose existence checks differ)."""
+    """Undone links, archived facts and the namespace's recent mentions (claims and entities
+    are written by the engine, whose existence checks differ)."""
+    for b in batches:
+        if b.archive:
+            run(c.ARCHIVE, {"ns": namespace, "ids": list(dict.fromkeys(b.archive)), "at": b.at})
     undo = [{"fact": f, "replaced": r, "at": b.at} for b in batches for f, r in b.undo]
     if undo:
         run(c.UNDO_LINKS, {"rows": undo})

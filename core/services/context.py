@@ -9,7 +9,7 @@ parameters, the lifecycle and formation policies, the use recorder and the clock
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import attrs
 
@@ -46,6 +46,8 @@ class Services:
     uses: UseRecorder
     formation: Formation = attrs.field(factory=Formation)
     clock: Callable[[], datetime] | None = None  # the default transaction time (replays)
+    # How far an explicit transaction time may lie past the engine's clock.
+    max_clock_skew: timedelta = timedelta(minutes=5)
 
     @property
     def log(self) -> TransactionLog:
