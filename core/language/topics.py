@@ -21,7 +21,7 @@ from typing import Any
 
 from bitemporal_core.language.claims_en import clauses, keys_of, norm
 from bitemporal_core.language.extract import Token
-from bitemporal_core.language.people import subject_of
+from bitemporal_core.language.people import named_subject
 from bitemporal_core.language.slots import ClaimDraft
 
 __all__ = ["TOPIC", "topic_claims_en", "topic_claims_zh", "topic_terms", "topics", "zh_terms"]
@@ -32,6 +32,9 @@ TOPIC = "topic"
 _NOUNS = frozenset({"NOUN", "PROPN"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+
+
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our", "ours"})
 
 
 @cache
@@ -95,9 +98,16 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if not cue or not keys:
             continue
         verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
-        kind, subject = subject_of(clause, verb)
-        out.append(_draft(kind, subject, " ".join(named), keys, cue))
+        # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
+        # ("a hairdresser in town does my hair").
+        who = named_subject(clause, verb) or (("speaker", "") if _first_person(clause) else None)
+        if who is not None:
+            out.append(_draft(who[0], who[1], " ".join(named), keys, cue))
     return tuple(out)
+
+
+def _first_person(clause: Sequence[Token]) -> bool:
+    return any(t.text.lower() in _FIRST_PERSON for t in clause)
 
 
 def _names(clause: Sequence[Token], i: int) -> bool:

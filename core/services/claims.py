@@ -149,8 +149,13 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if not may_retire(new):
         return []
     live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
-    if new.slot == TOPIC:
-        return list(dict.fromkeys(c.fact_id for c in live if _same_topic(new, c.claim)))
+    if new.slot == TOPIC:  # a fact saying the same change again is a restatement, kept
+        said = {c.fact_id for c in live if c.claim.slot == TOPIC and _same_keys(new, c.claim)}
+        return list(
+            dict.fromkeys(
+                c.fact_id for c in live if c.fact_id not in said and _same_topic(new, c.claim)
+            )
+        )
     if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
         return [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
     held = [c for c in live if c.claim.positive]
@@ -169,6 +174,10 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
             ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
         return list(dict.fromkeys(ended + named))
     return []
+
+
+def _same_keys(new: Claim, old: Claim) -> bool:
+    return set(new.keys) == set(old.keys)
 
 
 def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:

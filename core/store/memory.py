@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -63,6 +63,7 @@ from bitemporal_core.views.timeline import Timeline
 __all__ = ["MemoryStore"]
 
 Mode = Literal["hybrid", "recallm"]
+DEFAULT_SKEW = timedelta(minutes=5)  # how far an explicit `at` may lie past the engine's clock
 
 
 def _opt_time(value: datetime | None, name: str) -> datetime | None:
@@ -109,6 +110,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             questions and small talk stay messages, updates apply automatically).
         clock: the default transaction time instead of the engine's clock (replays, tests):
             "yesterday" then resolves against the moment the message was said.
+        max_clock_skew: how far an explicit `at` may lie past the engine's clock (default 5
+            minutes); a later one raises `FutureTime` and writes nothing.
         owns_backend: close the backend with the store.
     """
 
@@ -126,6 +129,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         lifecycle: Lifecycle | None = None,
         formation: Formation | None = None,
         clock: Callable[[], datetime] | None = None,
+        max_clock_skew: timedelta = DEFAULT_SKEW,
         owns_backend: bool = True,
     ) -> None:
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
@@ -134,6 +138,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             raise InvalidInput("formation must be a Formation")
         if clock is not None and not callable(clock):
             raise InvalidInput("clock must be a callable returning an aware datetime")
+        if not isinstance(max_clock_skew, timedelta) or max_clock_skew < timedelta(0):
+            raise InvalidInput("max_clock_skew must be a timedelta of zero or more")
         formation = formation or Formation()
         analyser = Analyser(
             extractor=extractor,
@@ -151,6 +157,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             uses=UseRecorder(backend),
             formation=formation,
             clock=clock,
+            max_clock_skew=max_clock_skew,
         )
         self._counter = counter
         self._owns_backend = owns_backend

@@ -72,6 +72,9 @@ def test_a_change_about_the_same_thing_retires_it(old: str, new: str) -> None:
         ("My piano teacher is Mrs Patel.", "I used to have a piano teacher called Mr Green."),
         ("My local café is Blue Door.", "There's a new café opening on our street."),
         ("My hairdresser is Sam.", "I still go to Sam, he's great now."),
+        ("I prefer oolong tea.", "Tea lot 3 sold."),  # a thing changed, no one's fact
+        ("The stall sold out of buns.", "The stall sold out of buns again."),
+        ("My sister Anna moved to Berlin.", "My sister Anna moved to Berlin."),  # said again
         ("我的理发师是楼下的小王。", "我姐姐换了个理发师，说新的那个剪得特别好。"),
         ("我常去的咖啡店是楼下的星巴克。", "公司附近也有一家咖啡店，我偶尔也去。"),
         ("我早餐一般吃包子和豆浆。", "这周出差，早餐现在都在酒店吃。"),
