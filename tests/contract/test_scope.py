@@ -161,3 +161,19 @@ def test_the_handles_writes_land_in_its_namespace(store: MemoryStore) -> None:
     assert isinstance(carol.abstract(at=day(3)), list)
     assert isinstance(carol.infer_relationships(at=day(3)), list)
     assert store.namespaces() == ["carol"]
+
+
+def test_the_handle_mirrors_every_per_namespace_method_of_the_store() -> None:
+    """A new store method taking a namespace or a fact id needs its twin on the handle."""
+    import inspect
+
+    store_only = {"scope", "namespaces", "anamespaces", "close", "aclose", "describe"}
+    wanted = {
+        name
+        for name, member in inspect.getmembers(MemoryStore, callable)
+        if not name.startswith("_")
+        and name not in store_only
+        and not isinstance(inspect.getattr_static(MemoryStore, name), classmethod)
+    }
+    assert "arecall" in wanted and "abstract" in wanted  # the async twins are counted too
+    assert wanted - set(dir(ScopedStore)) == set()
