@@ -67,7 +67,7 @@ from bitemporal_core.ranking.decay import Lifecycle
 from bitemporal_core.ranking.fusion import Weights
 from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
-from bitemporal_core.store import MemoryStore
+from bitemporal_core.store import MemoryStore, ScopedStore
 from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
 from bitemporal_core.views.mpl import cjk_font
 from bitemporal_core.views.prompt import (
@@ -125,6 +125,7 @@ __all__ = [
     "RankedConcept",
     "RecallParams",
     "ResolvedTime",
+    "ScopedStore",
     "SimpleExtractor",
     "SpacyExtractor",
     "StanzaExtractor",

@@ -57,6 +57,7 @@ from bitemporal_core.services.versions import check_meta
 from bitemporal_core.store.formation import FormationMethods
 from bitemporal_core.store.lifecycle import LifecycleMethods
 from bitemporal_core.store.scope import resolved_basis as _basis
+from bitemporal_core.store.scoped import ScopedStore
 from bitemporal_core.views.prompt import render_context
 from bitemporal_core.views.timeline import Timeline
 
@@ -228,6 +229,19 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
 
     def __repr__(self) -> str:
         return f"MemoryStore({self._ctx.backend!r})"
+
+    def scope(self, namespace: str) -> ScopedStore:
+        """A handle confined to one namespace (a tenant's memory): the per-namespace methods
+        without the namespace argument; a fact id of another namespace raises `NotFound` there
+        and writes nothing.
+
+        Args:
+            namespace: the namespace every call of the handle reads and writes.
+
+        Returns:
+            The `ScopedStore` over this store (it owns nothing; close the store, not it).
+        """
+        return ScopedStore(self, check_namespace(namespace))
 
     def close(self) -> None:
         """Write pending use counts; close the backend if this store owns it (a caller's
