@@ -6,7 +6,11 @@ whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, wr
 from the rules; it was measured once untouched, then used for error analysis, so it is no
 longer held out. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
 kinds of fact the slot table does not name (a hairdresser, a vet, a book club, ...), with hard
-additive distractors, written to tune the general change rules. `--set holdout` replays
+additive distractors, written to tune the general change rules. `--set dev3` replays
+`stream_dev3_en.jsonl` (English only), a third development set over about sixty kinds of
+fact (subscriptions, commute, bedtime, clubs, pets dying, brand-only changes, informal
+lowercase turns, changes told as events), written before its failures were looked at.
+`--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
@@ -20,7 +24,7 @@ the current fact and not the stale one on an unmarked line) and whether addition
 alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md`,
 `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
-    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|check|holdout]
+    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|dev2|dev3|check|holdout]
         [--paths remember,...] [--langs en,zh]
 """
 
@@ -45,6 +49,7 @@ DATA = HERE / "data"
 SETS = {
     "dev": ("stream_{}.jsonl", HERE / "STREAM.md"),
     "dev2": ("stream_dev2_{}.jsonl", HERE / "STREAM_DEV2.md"),
+    "dev3": ("stream_dev3_{}.jsonl", HERE / "STREAM_DEV3.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -295,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2")
+            if args.which in ("dev", "dev2", "dev3")
             else "held back, never tuned on)."
         ),
         "",
