@@ -9,7 +9,13 @@ from datetime import datetime
 import attrs
 
 from bitemporal_core.common.times import check_interval
-from bitemporal_core.language.claims import ClaimDraft, claims_of, mentioned, slot_words
+from bitemporal_core.language.claims import (
+    ClaimDraft,
+    claim_words,
+    claims_of,
+    mentioned,
+    truecased,
+)
 from bitemporal_core.language.detect import AUTO, check_language, language_of
 from bitemporal_core.language.extract import (
     EXTRACTOR_NAMES,
@@ -154,7 +160,7 @@ class Analyser:
         for group, utterance in zip(groups, said, strict=True):
             terms = field_terms([st.text for st in group], utterance)
             for st, t in zip(group, terms, strict=True):  # "Where do I live?" finds a move
-                for word in slot_words(d.slot for d in st.claims):
+                for word in claim_words(st.claims):
                     t.setdefault(word, 1)
             fielded.append(
                 [
@@ -227,7 +233,7 @@ class Analyser:
             category=talk,
             claims=drafts,
             language=lang,
-            people=tuple(mentioned(tokens)),
+            people=tuple(mentioned(truecased(tokens))),
         )
 
     def valid_time(

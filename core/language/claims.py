@@ -13,15 +13,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+import attrs
+
 from bitemporal_core.language.claims_en import claims_en
 from bitemporal_core.language.claims_typed import about_claim, typed_claims
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.extract import Token, content_terms
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
-from bitemporal_core.language.topics import topic_claims_en
+from bitemporal_core.language.topics import category_words, topic_claims_en
 
-__all__ = ["ClaimDraft", "claims_of", "mentioned", "slot_table", "slot_words"]
+__all__ = [
+    "ClaimDraft",
+    "claim_words",
+    "claims_of",
+    "mentioned",
+    "slot_table",
+    "slot_words",
+    "truecased",
+]
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -33,9 +43,23 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     (a change said about the things it names, `topics.py`)."""
     if _CJK.search(text):
         return claims_zh(text)
+    tokens = truecased(tokens)
     found = claims_en(tokens)
     found += typed_claims(tokens, found)
     return (found or about_claim(tokens)) + topic_claims_en(tokens)
+
+
+def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
+    """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
+    proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
+    lowercase "i", so that names count as names wherever the rules look for a capital."""
+    out = []
+    for tok in tokens:
+        low = tok.text.islower() and tok.text.isalpha()
+        if low and (tok.pos == "PROPN" or tok.text == "i"):
+            tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
+        out.append(tok)
+    return tuple(out)
 
 
 def slot_words(slots: Iterable[str]) -> list[str]:
@@ -48,4 +72,15 @@ def slot_words(slots: Iterable[str]) -> list[str]:
             for term in content_terms(word):
                 if term not in out:
                     out.append(term)
+    return out
+
+
+def claim_words(drafts: Sequence[ClaimDraft]) -> list[str]:
+    """`slot_words` of the claims' slots, then the categories of what they name ("bank" for
+    "I'm with Monzo now", `topics.category_words`), as stems."""
+    out = slot_words(d.slot for d in drafts)
+    for word in category_words(k for d in drafts for k in d.keys):
+        for term in content_terms(word):
+            if term not in out:
+                out.append(term)
     return out

@@ -16,6 +16,7 @@ from bitemporal_core.language.slots import ANY, ClaimDraft, slot_table
 __all__ = [
     "claims_en",
     "clauses",
+    "ended_for",
     "has_cue",
     "keys_of",
     "negated",
@@ -262,7 +263,34 @@ def negated(clause: Sequence[Token], start: int, end: int) -> bool:
         if words[i] == "no" and i + 1 < len(words) and words[i + 1] in ("longer", "more"):
             return True
     after = " ".join(words[start:])
-    return any(c in " " + after + " " for c in (" anymore ", " any more ", " any longer "))
+    ended = any(c in " " + after + " " for c in (" anymore ", " any more ", " any longer "))
+    return ended or bool(ended_for(clause))
+
+
+def ended_for(clause: Sequence[Token]) -> str:
+    """The cue of a habit the clause says ended a while ago ("three months without a
+    cigarette", "six weeks vape free", "dry since new year"; `ended_for` of the slot
+    table's English cues), or "" ."""
+    spec = slot_table()["cues"]["en"]["ended_for"]
+    words = [_norm(t.text) for t in clause]
+    padded = " " + " ".join(words) + " "
+    since = next((c for c in spec["since"] if " " + c + " " in padded), "")
+    if since:
+        return since
+    for phrase in spec["phrases"]:
+        items = phrase.split()
+        for start in range(len(words) - len(items) + 1):
+            if all(_ended_item(item, clause, words, start + k) for k, item in enumerate(items)):
+                return phrase
+    return ""
+
+
+def _ended_item(item: str, clause: Sequence[Token], words: Sequence[str], i: int) -> bool:
+    if item == "{n}":
+        return clause[i].pos == "NUM" or words[i] in ("a", "an")
+    if item == "{unit}":
+        return words[i] in slot_table()["cues"]["en"]["ended_for"]["units"]
+    return item == "*" or words[i] == item
 
 
 def _word_after(clause: Sequence[Token], i: int) -> bool:

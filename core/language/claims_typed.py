@@ -17,6 +17,7 @@ from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
+from bitemporal_core.language.topics import topics
 
 __all__ = ["about_claim", "typed_claims"]
 
@@ -41,17 +42,19 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     what it names (its nouns and names, and gerunds), never retiring anything itself unless
     it says something stopped ("I don't play bass anymore")."""
     generic = set(slot_table()["cues"]["en"]["unspecific"])
+    ceased = has_cue("cessation", tokens) and negated(tokens, 0, len(tokens))
     words = [
         t.text
         for t in tokens
-        if t.pos in _ABOUT_POS or (t.pos == "VERB" and t.text.lower().endswith("ing"))
+        if t.pos in _ABOUT_POS
+        or (t.pos == "VERB" and t.text.lower().endswith("ing"))
+        or (not ceased and _habit_verb(t))
     ]
     keys = tuple(k for k in keys_of(" ".join(words)) if k not in generic)
     if not keys:
         return ()
     verb = next((i for i, t in enumerate(tokens) if t.pos in ("VERB", "AUX")), len(tokens))
     kind, subject = subject_of(tokens, verb)
-    ceased = has_cue("cessation", tokens) and negated(tokens, 0, len(tokens))
     return (
         ClaimDraft(
             subject_kind=kind,
@@ -67,6 +70,13 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             rule="about: what the statement names",
         ),
     )
+
+
+def _habit_verb(tok: Token) -> bool:
+    """A verb that names what a statement is about ("I vape a lot", "I cycle to work"):
+    not a light verb (`light_verbs` of `data/topics.json`). Only a statement that holds on
+    carries it: a stopped one names what it ends by its nouns."""
+    return tok.pos == "VERB" and norm(tok.text) not in topics()["en"]["light_verbs"]
 
 
 def _draft(
@@ -143,8 +153,12 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         if j >= len(tokens) or norm(tokens[j].text) not in roles:
             continue
         slot = roles[norm(tokens[j].text)]
-        k = j + 1 + (j + 1 < len(tokens) and tokens[j + 1].text == ",")
+        k = _name_after(tokens, j + 1)
         found = name_at(tokens, k) if k < len(tokens) else None
+        if found is None:
+            found = _name_before(tokens, i) if low in possessive else None
+            k = found[1] if found is not None else k
+            found = (found[0], i - 1) if found is not None else None
         if found is None:
             continue
         owner = ("speaker", "") if low in possessive else _owner(tokens, i + 1)
@@ -153,6 +167,25 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         if has_cue("past_state", tokens[i:j]):
             draft = attrs.evolve(draft, past=True)
         yield draft
+
+
+def _name_after(tokens: Sequence[Token], k: int) -> int:
+    """Where the name after a role starts: "my boss, Linda", "my boyfriend is called Jake"."""
+    skip = set(topics()["en"]["role_links"])
+    while k < len(tokens) and (tokens[k].text == "," or norm(tokens[k].text) in skip):
+        k += 1
+    return k
+
+
+def _name_before(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
+    """The name and its start in "Dev is my boss" (`i` at "my"), else None."""
+    if i < 2 or norm(tokens[i - 1].text) not in ("is", "'s"):
+        return None
+    j = i - 1
+    while j > 0 and is_name(tokens, j - 1):
+        j -= 1
+    found = name_at(tokens, j) if j < i - 1 else None
+    return (found[0], j) if found is not None and found[1] == i - 1 else None
 
 
 def _named(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:

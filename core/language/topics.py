@@ -19,12 +19,20 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from bitemporal_core.language.claims_en import clauses, keys_of, norm
+from bitemporal_core.language.claims_en import clauses, ended_for, keys_of, norm
 from bitemporal_core.language.extract import Token
-from bitemporal_core.language.people import named_subject
+from bitemporal_core.language.people import mentioned, named_subject
 from bitemporal_core.language.slots import ClaimDraft
 
-__all__ = ["TOPIC", "topic_claims_en", "topic_claims_zh", "topic_terms", "topics", "zh_terms"]
+__all__ = [
+    "TOPIC",
+    "category_words",
+    "topic_claims_en",
+    "topic_claims_zh",
+    "topic_terms",
+    "topics",
+    "zh_terms",
+]
 
 TOPIC = "topic"
 """The slot of a claim read by the topic rule: its keys are the things a change names."""
@@ -45,11 +53,16 @@ def topics() -> dict[str, Any]:
     return data
 
 
+def _families() -> list[list[str]]:
+    families: list[list[str]] = topics()["en"]["families"]
+    return families
+
+
 @cache
 def _family() -> dict[str, str]:
     """Each family word's stem -> the stem of its family's first word."""
     out: dict[str, str] = {}
-    for words in topics()["en"]["families"]:
+    for words in _families():
         head = keys_of(words[0])
         for word in words:
             for key in keys_of(word):
@@ -68,8 +81,8 @@ def _has(cues: Iterable[str], words: str) -> str:
     return next((c for c in cues if " " + c + " " in padded), "")
 
 
-def _blocked_en(words: str) -> bool:
-    return any(_has(group, words) for group in topics()["en"]["block"].values())
+def _blocks() -> list[tuple[str, list[str]]]:
+    return list(topics()["en"]["block"].items())
 
 
 def _cue_words(tokens: Sequence[Token]) -> str:
@@ -86,13 +99,20 @@ def _cue_words(tokens: Sequence[Token]) -> str:
 
 def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The topic claims of an English statement: one per clause that says something changed
-    (a `change` cue) and names something, unless the statement is blocked (an addition, a
-    wish, a past or temporary state, continuity, something that merely exists)."""
-    if _blocked_en(_cue_words(tokens)):
+    (a `change` cue, or a habit ended for a while: `claims_en.ended_for`) and names
+    something, unless the statement is blocked (an addition, a wish, a past or temporary
+    state, continuity, something that merely exists; a temporary state does not block an
+    ended habit)."""
+    words = _cue_words(tokens)
+    if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
         return ()
+    temporary = bool(_has(dict(_blocks())["temporary"], words))
     out = []
     for clause in clauses(tokens):
-        cue = _has(topics()["en"]["change"], " ".join(norm(t.text) for t in clause))
+        ceased = ended_for(clause)
+        if temporary and not ceased:
+            continue
+        cue = ceased or _has(topics()["en"]["change"], " ".join(norm(t.text) for t in clause))
         named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
         keys = tuple(k for k in keys_of(" ".join(named)) if k not in _stops())
         if not cue or not keys:
@@ -100,9 +120,21 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
         # ("a hairdresser in town does my hair").
-        who = named_subject(clause, verb) or (("speaker", "") if _first_person(clause) else None)
-        if who is not None:
-            out.append(_draft(who[0], who[1], " ".join(named), keys, cue))
+        # An ended habit or a clause without a verb that names nobody is the speaker's
+        # ("three months without a cigarette", "totally over fortnite").
+        mine = _first_person(clause) or bool(ceased) or verb == len(clause)
+        who = named_subject(clause, verb) or (("speaker", "") if mine else None)
+        if who is None:
+            continue
+        value = " ".join(named)
+        out.append(_draft(who[0], who[1], value, keys, cue))
+        # The people a change is done to are changed too ("we moved Mia to Bright Stars"); a
+        # change that ends its subject is the speaker's too ("Nemo died", "the band broke up").
+        if who[0] == "speaker":
+            others = [p.partition(":")[::2] for p in mentioned(clause[verb + 1 :])]
+        else:
+            others = [("speaker", "")] if cue in topics()["en"]["ends_subject"] else []
+        out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
 
 
@@ -111,11 +143,30 @@ def _first_person(clause: Sequence[Token]) -> bool:
 
 
 def _names(clause: Sequence[Token], i: int) -> bool:
-    """Whether word `i` names a thing: a noun, a name inside the clause, or a gerund
-    ("I've stopped swimming at the Oasis")."""
+    """Whether word `i` names a thing: a noun, a name inside the clause, a gerund ("I've
+    stopped swimming at the Oasis"), a word of a family whatever its tag unless it modifies a
+    noun ("asleep", a brand typed in lowercase), or a lowercase word the tagger took for an adjective or adverb
+    right after a preposition and ending its phrase ("went with gousto", "at aldi since")."""
     tok = clause[i]
     gerund = tok.pos == "VERB" and tok.text.lower().endswith("ing")
-    return tok.pos in _NOUNS or gerund or (i > 0 and tok.text[:1].isupper())
+    if tok.pos in _NOUNS or gerund or (i > 0 and tok.text[:1].isupper()):
+        return True
+    nxt = clause[i + 1] if i + 1 < len(clause) else None
+    modifier = nxt is not None and nxt.pos in _NOUNS  # "mobile number" names a number
+    family = not modifier and any(k in _family() for k in keys_of(tok.text))
+    return family or _object_word(clause, i)
+
+
+def _object_word(clause: Sequence[Token], i: int) -> bool:
+    tok, nxt = clause[i], clause[i + 1] if i + 1 < len(clause) else None
+    return (
+        tok.pos in ("ADJ", "ADV")
+        and tok.text.isalpha()
+        and i > 0
+        and clause[i - 1].pos == "ADP"
+        and (nxt is None or nxt.pos in ("PUNCT", "SCONJ", "CCONJ", "ADP"))
+        and norm(tok.text) not in topics()["en"]["not_objects"]
+    )
 
 
 def _draft(kind: str, subject: str, value: str, keys: tuple[str, ...], cue: str) -> ClaimDraft:
@@ -178,6 +229,14 @@ def zh_terms(text: str) -> set[str]:
             if not set(pair) & stop_chars and pair not in stop_pairs:
                 out.add(pair)
     return out
+
+
+def category_words(keys: Iterable[str]) -> list[str]:
+    """The first words of the families the keys belong to ("barclai" -> "bank", "netflix" ->
+    "streaming"): what a question may call the thing a statement names by its brand."""
+    heads = {keys_of(words[0])[0]: words[0] for words in _families() if keys_of(words[0])}
+    family = _family()
+    return list(dict.fromkeys(heads[family[k]] for k in keys if family.get(k) in heads))
 
 
 def topic_terms(words: Iterable[str]) -> set[str]:

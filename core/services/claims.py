@@ -16,7 +16,16 @@ from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, slot_table
 from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Claim
 
-__all__ = ["ABOUT", "ANY", "Candidate", "Mentions", "entity_key", "resolve", "retired_by"]
+__all__ = [
+    "ABOUT",
+    "ANY",
+    "Candidate",
+    "Mentions",
+    "entity_key",
+    "resolve",
+    "restated",
+    "retired_by",
+]
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 
@@ -174,6 +183,19 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
             ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
         return list(dict.fromkeys(ended + named))
     return []
+
+
+def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
+    """The facts a slot claim says again (same slot, same value: "Tom's new flat in
+    Manchester" of "Tom lives in Manchester"): the topic rule retires none of them for a
+    change said in the same statement."""
+    if new.slot in (TOPIC, ABOUT, ANY) or not new.positive or not may_retire(new):
+        return []
+    return [
+        c.fact_id
+        for c in candidates
+        if c.claim.slot == new.slot and c.claim.positive and _same_value(new, c.claim)
+    ]
 
 
 def _same_keys(new: Claim, old: Claim) -> bool:

@@ -20,9 +20,17 @@ import attrs
 from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError
 from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
-from bitemporal_core.services.claims import Candidate, Mentions, may_retire, resolve, retired_by
+from bitemporal_core.services.claims import (
+    Candidate,
+    Mentions,
+    may_retire,
+    resolve,
+    restated,
+    retired_by,
+)
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
 
@@ -213,8 +221,11 @@ def _retirements(
     """What a statement retires: the LLM's decision among the candidates when one is
     configured and answers, else the offline rules' (the later claim acting last)."""
     offline: dict[str, Retire] = {}
+    kept = {f for c in claims for f in restated(c, book.candidates(c.subject))}
     for claim in claims:
         for fact_id in retired_by(claim, book.candidates(claim.subject)):
+            if claim.slot == TOPIC and fact_id in kept:
+                continue
             offline.setdefault(
                 fact_id,
                 Retire(

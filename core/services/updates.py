@@ -10,8 +10,9 @@ import attrs
 
 from bitemporal_core.backends.port import Link, WriteBatch
 from bitemporal_core.errors import InvalidInput, NotCurrent, NotFound
+from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.model import Fact, Update
-from bitemporal_core.services.claims import Candidate, retired_by
+from bitemporal_core.services.claims import Candidate, restated, retired_by
 from bitemporal_core.services.commit import commit
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.formation import TALK
@@ -31,9 +32,16 @@ def pending_updates(ctx: Services, namespace: str, at: datetime) -> list[Update]
     seen: list[tuple[Fact, Candidate]] = []
     out = []
     for fact in facts:
-        for claim in claims.get(fact.version_id, ()):
-            earlier = [c for _, c in seen if c.claim.subject == claim.subject]
-            for replaced in retired_by(claim, sorted(earlier, key=lambda c: -c.recorded)):
+        mine = claims.get(fact.version_id, ())
+        earlier_of = {
+            s: sorted((c for _, c in seen if c.claim.subject == s), key=lambda c: -c.recorded)
+            for s in {c.subject for c in mine}
+        }
+        kept = {f for c in mine for f in restated(c, earlier_of[c.subject])}
+        for claim in mine:
+            for replaced in retired_by(claim, earlier_of[claim.subject]):
+                if claim.slot == TOPIC and replaced in kept:
+                    continue
                 out.append(
                     Update(
                         fact=fact.id,

@@ -10,7 +10,9 @@ import pytest
 from bitemporal_core import default_extractor
 from bitemporal_core.language.claims import claims_of
 from bitemporal_core.language.topics import TOPIC, topic_terms
-from bitemporal_core.services.claims import Candidate, Mentions, resolve, retired_by
+from bitemporal_core.language.claims import claim_words, truecased
+from bitemporal_core.language.extract import Token
+from bitemporal_core.services.claims import Candidate, Mentions, resolve, restated, retired_by
 
 
 def retired(*lines: str) -> list[int]:
@@ -25,14 +27,17 @@ def retired(*lines: str) -> list[int]:
             drafts = claims_of(s.text, s.tokens)
             claims += [resolve(d, speaker=None, mentions=mentions, context=context) for d in drafts]
         if n == len(lines) - 1:
+            of = lambda claim: [  # noqa: E731
+                Candidate(fact_id=str(i), claim=old, recorded=float(i))
+                for i, olds in enumerate(facts)
+                for old in olds
+                if old.subject == claim.subject
+            ]
+            kept = {f for c in claims for f in restated(c, of(c))}
             for claim in claims:
-                candidates = [
-                    Candidate(fact_id=str(i), claim=old, recorded=float(i))
-                    for i, olds in enumerate(facts)
-                    for old in olds
-                    if old.subject == claim.subject
-                ]
-                out += [int(f) for f in retired_by(claim, candidates) if int(f) not in out]
+                found = retired_by(claim, of(claim))
+                found = [f for f in found if claim.slot != TOPIC or f not in kept]
+                out += [int(f) for f in found if int(f) not in out]
         facts.append(claims)
     return sorted(out)
 
@@ -104,3 +109,63 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
     assert subjects("婚礼改到十一月十八号了") == {("speaker", "")}
     assert subjects("李强跳槽去阿里了") == {("person", "李强")}
     assert subjects("我姐搬到上海了") == {("relation", "姐姐")}
+
+
+# --- changes that share no word with the old fact, told as events, ended habits ----------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the category of a brand ("families" of data/topics.json)
+        ("I bank with Barclays.", "moved all my money over to Monzo, the app is so much better"),
+        ("Our broadband is Virgin Media.", "we've switched to BT, the engineer came on monday"),
+        ("We do our weekly shop at Tesco.", "we've been doing the weekly shop at aldi since march"),
+        ("I'm on EE for my phone.", "ported my number to giffgaff, half the price"),
+        ("I play a lot of Fortnite.", "totally over fortnite, it's all elden ring now"),
+        ("i drink like 4 coffees a day lol", "cut out caffeine completely, only herbal tea now"),
+        ("I'm studying economics at uni.", "I changed my course to computer science"),
+        # change events
+        ("We get a HelloFresh box every week.", "hellofresh is off, we went with gousto"),
+        ("We've got two goldfish, Bubbles and Nemo.", "nemo died over the weekend"),
+        ("Sam plays for the Rovers under-10s.", "sam signed for the Town juniors, no more rovers"),
+        ("I work weekends at the garden centre.", "handed my notice in at the garden centre"),
+        # a habit ended for a while
+        ("I smoke about ten a day.", "three months without a cigarette today!"),
+        ("I vape a lot.", "six weeks vape free now"),
+        ("I have a glass of wine most nights.", "dry since new year, not had a drop"),
+        # roles named before or after "is", lowercase names
+        ("My manager is Karen.", "karen got promoted, Dev is my boss now"),
+        ("My boyfriend is called Jake.", "jake and i broke up."),
+        ("Lucy is my fiancée.", "lucy and i got married in june! she's my wife now"),
+        ("My brother Tom lives in Manchester.", "tom's moved down to bristol for his new job"),
+    ],
+)
+def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
+    assert retired(old, new) == [0]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I bank with Barclays.", "opened a savings account with Marcus, better interest"),
+        ("My brother Tom lives in Manchester.", "Tom's new flat in Manchester has a balcony"),
+        ("I smoke about ten a day.", "my dad quit smoking last year, good for him"),
+        ("I drive a Ford Focus.", "my wife just got a tesla"),
+        ("We pay for Netflix every month.", "we got disney+ too for the kids"),
+        ("I work nights at the hospital.", "picked up an extra day shift this week"),
+        ("I go running three times a week.", "I ran a marathon in three hours without stopping"),
+        ("I'm learning Spanish on Duolingo.", "I have two days free a week for Spanish"),
+    ],
+)
+def test_restatements_additions_and_free_time_retire_nothing(old: str, new: str) -> None:
+    assert retired(old, new) == []
+
+
+def test_lowercase_names_get_their_capital_for_the_rules() -> None:
+    tokens = [Token("amy", "PROPN"), Token("and", "CCONJ"), Token("i", "PRON"), Token("go", "VERB")]
+    assert [t.text for t in truecased(tokens)] == ["Amy", "and", "I", "go"]
+
+
+def test_a_brand_adds_its_category_to_the_keyword_terms() -> None:
+    (sentence,) = default_extractor().sentences("We're with Monzo and Netflix now.")
+    words = claim_words(claims_of(sentence.text, sentence.tokens))
+    assert {"bank", "stream"} <= set(words)
