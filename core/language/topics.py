@@ -133,7 +133,8 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             others = [p.partition(":")[::2] for p in mentioned(clause[verb + 1 :])]
         else:
-            others = [("speaker", "")] if cue in topics()["en"]["ends_subject"] else []
+            ends = _has(topics()["en"]["ends_subject"], " ".join(norm(t.text) for t in clause))
+            others = [("speaker", "")] if ends else []
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
 
@@ -144,9 +145,10 @@ def _first_person(clause: Sequence[Token]) -> bool:
 
 def _names(clause: Sequence[Token], i: int) -> bool:
     """Whether word `i` names a thing: a noun, a name inside the clause, a gerund ("I've
-    stopped swimming at the Oasis"), a word of a family whatever its tag unless it modifies a
-    noun ("asleep", a brand typed in lowercase), or a lowercase word the tagger took for an adjective or adverb
-    right after a preposition and ending its phrase ("went with gousto", "at aldi since")."""
+    stopped swimming at the Oasis"), a word of a family whatever its tag unless it modifies
+    a noun ("asleep", a brand typed in lowercase), or a lowercase word the tagger took for an
+    adjective or adverb right after a preposition and ending its phrase ("went with gousto",
+    "at aldi since")."""
     tok = clause[i]
     gerund = tok.pos == "VERB" and tok.text.lower().endswith("ing")
     if tok.pos in _NOUNS or gerund or (i > 0 and tok.text[:1].isupper()):

@@ -119,6 +119,46 @@ def test_additions_and_claims_about_others_retire_nothing(
     assert old in texts(store, "a")
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I bank with Barclays.", "moved all my money over to Monzo, the app is so much better"),
+        ("We get a HelloFresh box every week.", "hellofresh is off, we went with gousto"),
+        ("I smoke about ten a day.", "three months without a cigarette today!"),
+        ("My manager is Karen.", "karen got promoted, Dev is my boss now"),
+        ("My brother Tom lives in Manchester.", "tom's moved down to bristol for his new job"),
+    ],
+)
+def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    say(store, "g", old, "The weather has been awful all week.", new)
+    assert old not in texts(store, "g") and new in texts(store, "g")
+    (first,) = [f for f in store.timeline("g").versions if f.text == old and f.version == 1]
+    assert store.history(first.id).changes[0].reason.startswith("rule:")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My brother Tom lives in Manchester.", "Tom's new flat in Manchester has a balcony"),
+        ("I bank with Barclays.", "opened a savings account with Marcus, better interest"),
+        ("Our energy supplier is British Gas.", "Our neighbours switched to Octopus."),
+    ],
+)
+def test_a_restated_value_a_second_account_and_the_neighbours_retire_nothing(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    say(store, "k", old, new)
+    assert {old, new} <= texts(store, "k")
+
+
+def test_a_brand_is_found_by_its_category(store: MemoryStore) -> None:
+    say(store, "c", "We pay for Netflix every month.", "My sister lives in Leeds.")
+    context = store.context("Which streaming service is ours?", namespace="c", basis=now(5))
+    assert "Netflix" in context
+
+
 def test_a_pronoun_is_resolved_to_the_person_it_points_back_to(store: MemoryStore) -> None:
     say(
         store,

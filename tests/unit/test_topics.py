@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from bitemporal_core import default_extractor
-from bitemporal_core.language.claims import claims_of
-from bitemporal_core.language.topics import TOPIC, topic_terms
-from bitemporal_core.language.claims import claim_words, truecased
+from bitemporal_core.language.claims import claim_words, claims_of, truecased
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.services.claims import Candidate, Mentions, resolve, restated, retired_by
 
 
