@@ -186,10 +186,13 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
 
 
 def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
-    """The facts a slot claim says again (same slot, same value: "Tom's new flat in
+    """The facts a slot claim says again (same slot, same named value: "Tom's new flat in
     Manchester" of "Tom lives in Manchester"): the topic rule retires none of them for a
-    change said in the same statement."""
+    change said in the same statement. A value that names no one thing (no capitalised
+    word: "my car insurance") restates nothing."""
     if new.slot in (TOPIC, ABOUT, ANY) or not new.positive or not may_retire(new):
+        return []
+    if not any(w[:1].isupper() for w in new.value.split()):
         return []
     return [
         c.fact_id
