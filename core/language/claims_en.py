@@ -281,7 +281,7 @@ def ended_for(clause: Sequence[Token]) -> str:
         items = phrase.split()
         for start in range(len(words) - len(items) + 1):
             if all(_ended_item(item, clause, words, start + k) for k, item in enumerate(items)):
-                return phrase
+                return str(phrase)
     return ""
 
 
