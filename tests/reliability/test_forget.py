@@ -251,9 +251,14 @@ def _index_hits(driver: Any) -> tuple[int, set[str]]:
     """Fulltext hits for the markers; namespaces of the vector index's nearest nodes."""
     vector = embed(["Zorbleq visited Quixfot on trip 2."])[0]
     with driver.session() as session:
-        indexes = session.run("SHOW INDEXES YIELD name, type RETURN name, type").values()
-        fulltext = [name for name, kind in indexes if kind == "FULLTEXT"]
-        vectors = [name for name, kind in indexes if kind == "VECTOR"]
+        show = "SHOW INDEXES YIELD name, type, options RETURN name, type, options"
+        indexes = session.run(show).values()
+        fulltext = [name for name, kind, _ in indexes if kind == "FULLTEXT"]
+        vectors = [  # this vector's dimension only: an earlier run may have left others
+            name
+            for name, kind, options in indexes
+            if kind == "VECTOR" and options["indexConfig"]["vector.dimensions"] == len(vector)
+        ]
         assert fulltext and vectors
         text_hits = sum(
             len(
