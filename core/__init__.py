@@ -14,11 +14,14 @@ from bitemporal_core.errors import (
     ConfigurationError,
     EmbeddingMismatch,
     ExtractorUnavailable,
+    FutureTime,
     InvalidInput,
     InvalidInterval,
     NaiveDatetime,
     NotCurrent,
     NotFound,
+    StoreInUse,
+    SupersededFact,
     TimeRegression,
 )
 from bitemporal_core.language.extract import (
@@ -65,7 +68,7 @@ from bitemporal_core.ranking.decay import Lifecycle
 from bitemporal_core.ranking.fusion import Weights
 from bitemporal_core.ranking.recallm import RankedConcept, RecallParams
 from bitemporal_core.services.recall import ConceptView
-from bitemporal_core.store import MemoryStore
+from bitemporal_core.store import MemoryStore, ScopedStore
 from bitemporal_core.views.graph import plot_concept_graph, plot_question_graph
 from bitemporal_core.views.mpl import cjk_font
 from bitemporal_core.views.prompt import (
@@ -105,6 +108,7 @@ __all__ = [
     "ExtractorUnavailable",
     "Fact",
     "Formation",
+    "FutureTime",
     "Hit",
     "InferredEdge",
     "InvalidInput",
@@ -123,9 +127,12 @@ __all__ = [
     "RankedConcept",
     "RecallParams",
     "ResolvedTime",
+    "ScopedStore",
     "SimpleExtractor",
     "SpacyExtractor",
     "StanzaExtractor",
+    "StoreInUse",
+    "SupersededFact",
     "TimeRegression",
     "TimeResolver",
     "Timeline",

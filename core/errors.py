@@ -8,11 +8,14 @@ __all__ = [
     "ConfigurationError",
     "EmbeddingMismatch",
     "ExtractorUnavailable",
+    "FutureTime",
     "InvalidInput",
     "InvalidInterval",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
+    "StoreInUse",
+    "SupersededFact",
     "TimeRegression",
 ]
 
@@ -39,6 +42,19 @@ class NaiveDatetime(InvalidInput):
     """A datetime without a timezone was given; all times must be timezone-aware."""
 
     kind = "naive_datetime"
+
+
+class FutureTime(InvalidInput):
+    """An explicit transaction time lies further past the engine's clock than the store's
+    `max_clock_skew` allows (a typo in `at` would otherwise hide every later write)."""
+
+    kind = "future_time"
+
+
+class SupersededFact(InvalidInput):
+    """A correction would make a superseded fact valid again where its successor is."""
+
+    kind = "superseded_fact"
 
 
 class TimeRegression(BitemporalError):
@@ -69,6 +85,12 @@ class ConfigurationError(BitemporalError):
     """The store or an adapter was configured inconsistently."""
 
     kind = "configuration"
+
+
+class StoreInUse(ConfigurationError):
+    """Another open store in this process already uses the embedded database at this path."""
+
+    kind = "store_in_use"
 
 
 class BackendError(BitemporalError):

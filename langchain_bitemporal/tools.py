@@ -20,7 +20,7 @@ from bitemporal_core import (
     Fact,
     Lineage,
     MemoryStore,
-    NotFound,
+    ScopedStore,
     format_line,
 )
 
@@ -128,12 +128,11 @@ class _MemoryTools:
         configurable = (config or {}).get("configurable")
         return resolve_scope(self.default, context, configurable, **self.keys)
 
-    def owned(self, fact_id: str, scope: Scope) -> Lineage:
-        """The lineage of a fact of this namespace (others' facts do not exist here)."""
-        lineage = self.store.history(fact_id)
-        if lineage.namespace != scope.namespace:
-            raise NotFound(f"no memory with id {fact_id!r}")
-        return lineage
+    def tenant(self, config: RunnableConfig | None) -> tuple[Scope, ScopedStore]:
+        """This run's scope and the store's handle on its namespace (on which another
+        namespace's fact ids are unknown)."""
+        scope = self.scope(config)
+        return scope, self.store.scope(scope.namespace)
 
     @_errors
     def recall(
@@ -144,13 +143,13 @@ class _MemoryTools:
         *,
         config: RunnableConfig,
     ) -> str:
-        scope = self.scope(config)
+        scope, memory = self.tenant(config)
         base = scope.basis or Basis()
         basis = Basis(
             valid_at=parse_time(valid_at, "valid_at", assume_utc=True) or base.valid_at,
             known_at=parse_time(known_at, "known_at", assume_utc=True) or base.known_at,
         ).resolved()
-        hits = self.store.recall(query, namespace=scope.namespace, basis=basis, k=self.k)
+        hits = memory.recall(query, basis=basis, k=self.k)
         if not hits:
             return "No memories match that at this time."
         facts = sorted((h.fact for h in hits), key=lambda f: (f.valid_from, f.recorded_at))
@@ -166,13 +165,12 @@ class _MemoryTools:
         *,
         config: RunnableConfig,
     ) -> str:
-        scope = self.scope(config)
+        scope, memory = self.tenant(config)
         options: dict[str, Any] = {}
         if valid_to is not None:
             options["valid_to"] = parse_time(valid_to, "valid_to", assume_utc=True)
-        facts = self.store.remember(
+        facts = memory.remember(
             text,
-            namespace=scope.namespace,
             valid_from=parse_time(valid_from, "valid_from", assume_utc=True),
             speaker="agent",
             **options,
@@ -184,9 +182,8 @@ class _MemoryTools:
     def supersede(
         self, fact_id: str, text: str, valid_from: str | None = None, *, config: RunnableConfig
     ) -> str:
-        scope = self.scope(config)
-        self.owned(fact_id, scope)
-        new = self.store.supersede(
+        scope, memory = self.tenant(config)
+        new = memory.supersede(
             fact_id,
             text,
             valid_from=parse_time(valid_from, "valid_from", assume_utc=True),
@@ -205,11 +202,11 @@ class _MemoryTools:
         *,
         config: RunnableConfig,
     ) -> str:
-        self.owned(fact_id, self.scope(config))
+        _, memory = self.tenant(config)
         options: dict[str, Any] = {}
         if valid_to is not None:
             options["valid_to"] = parse_time(valid_to, "valid_to", assume_utc=True)
-        fixed = self.store.correct(
+        fixed = memory.correct(
             fact_id,
             text=text,
             valid_from=parse_time(valid_from, "valid_from", assume_utc=True),
@@ -219,13 +216,12 @@ class _MemoryTools:
 
     @_errors
     def retract(self, fact_id: str, *, config: RunnableConfig) -> str:
-        self.owned(fact_id, self.scope(config))
-        closed = self.store.retract(fact_id)
+        closed = self.tenant(config)[1].retract(fact_id)
         return f"Retracted memory {fact_id} ({closed.text}); its history is kept."
 
     @_errors
     def history(self, fact_id: str, *, config: RunnableConfig) -> str:
-        return _history_text(self.owned(fact_id, self.scope(config)))
+        return _history_text(self.tenant(config)[1].history(fact_id))
 
 
 _SPECS: dict[str, tuple[str, type[BaseModel], str]] = {
@@ -276,9 +272,9 @@ def create_memory_tools(
     The namespace is never a tool argument. It is `namespace_key` in the runtime context or
     the config's `configurable`; else `namespace`; else `user_key` (`user_id`) in the
     runtime context, then in `configurable`; else "default" (a warning is logged once when
-    writes of several threads land there). A fact id from another namespace is reported as
-    unknown. `basis` (None: now) is the default for recall. Errors from the store come back
-    to the model as tool errors.
+    writes of several threads land there). Every tool acts through `store.scope(namespace)`,
+    so a fact id from another namespace is reported as unknown. `basis` (None: now) is the
+    default for recall. Errors from the store come back to the model as tool errors.
     """
     unknown = set(include) - set(TOOL_NAMES)
     if unknown:

@@ -41,7 +41,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import InMemoryVectorStore
 
-from bitemporal_core import Basis, MemoryStore
+from bitemporal_core import Basis, Formation, MemoryStore
 from bitemporal_core.providers.embeddings import MiniLMEmbedder
 from bitemporal_core.providers.tokens import TokenCounter
 
@@ -242,7 +242,10 @@ def seed_fact_ids(seed: str) -> None:
 
 
 def open_store(engine: str, **options: Any) -> MemoryStore:
-    """An in-memory LadybugDB store, or a Neo4j one from NEO4J_URI/USER/PASSWORD."""
+    """An in-memory LadybugDB store, or a Neo4j one from NEO4J_URI/USER/PASSWORD. Automatic
+    updates are off: this benchmark measures its explicit supersede/correct/retract calls
+    (`stream.py` measures the automatic ones); small talk still stays out of the facts."""
+    options.setdefault("formation", Formation(updates="off"))
     if engine == "ladybug":
         return MemoryStore.embedded(**options)
     uri = os.environ.get("NEO4J_URI", "bolt://127.0.0.1:7687")
@@ -263,7 +266,10 @@ def _apply(store: MemoryStore, ns: str, turn: Turn, ids: dict[str, str]) -> list
     if turn.op == "say":
         assert turn.text is not None
         facts = store.remember(turn.text, namespace=ns, at=turn.at, speaker="user", **when)
-        ids[turn.id] = facts[0].id
+        if facts:  # small talk and questions stay messages (memory formation)
+            ids[turn.id] = facts[0].id
+        elif not turn.filler:
+            print(f"  note: {turn.id} was kept as a message only", file=sys.stderr)
         return [f.text for f in facts]
     assert turn.of is not None
     target = ids[turn.of]

@@ -4,8 +4,10 @@ Replays `benchmarks/quality/data/stream_{en,zh}.jsonl` (short conversations wher
 statement replaces an earlier one, or must not) through three write paths, each on a fresh store
 whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, written separately
 from the rules; it was measured once untouched, then used for error analysis, so it is no
-longer held out. `--set holdout` replays `stream_holdout_*.jsonl`, written by someone who never
-read the rules and not tuned on.
+longer held out. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
+kinds of fact the slot table does not name (a hairdresser, a vet, a book club, ...), with hard
+additive distractors, written to tune the general change rules. `--set holdout` replays
+`stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
 - `langchain`: `create_agent` with `BitemporalMemoryMiddleware` and a scripted chat model, one
@@ -42,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 SETS = {
     "dev": ("stream_{}.jsonl", HERE / "STREAM.md"),
+    "dev2": ("stream_dev2_{}.jsonl", HERE / "STREAM_DEV2.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -292,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which == "dev"
+            if args.which in ("dev", "dev2")
             else "held back, never tuned on)."
         ),
         "",

@@ -153,9 +153,38 @@ def link_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
     ]
 
 
-def formation_writes(run: Run, namespace: str, batches: Sequence[WriteBatch]) -> None:
-    """Undone links and the namespace's recent mentions (claims and entities are written by
-    the engine, whose existence checks differ)."""
+def _id_groups(s: c.Statements, ids: list[str]) -> list[dict[str, Any]]:
+    """The parameters that run a `Statements._from_ids` statement over `ids`: `$ids` once, or
+    `$id` once per id on an engine that plans only that as a lookup."""
+    if not ids:
+        return []
+    return [{"id": i} for i in ids] if s.ONE_START else [{"ids": ids}]
+
+
+def _forget_mentions(run: Run, namespace: str, entities: set[str], texts: Sequence[str]) -> None:
+    """The people a forgotten lineage named leave the namespace's recent mentions too."""
+    rows = run(c.RECENT, {"ns": namespace})
+    held = list(rows[0][0] or ()) if rows else []
+    said = " ".join(t.lower() for t in texts if t)
+    kept = [
+        k for k in held if scoped(namespace, k) not in entities and k.split(":")[-1] not in said
+    ]
+    if kept == held:
+        return
+    if kept:
+        run(c.SET_RECENT, {"ns": namespace, "recent": kept})
+    else:
+        run(c.CLEAR_RECENT, {"ns": namespace})
+
+
+def formation_writes(
+    run: Run, s: c.Statements, namespace: str, batches: Sequence[WriteBatch]
+) -> None:
+    """Undone links, archived facts and the namespace's recent mentions (claims and entities
+    are written by the engine, whose existence checks differ); `s` the engine's statements."""
+    for b in batches:
+        for ids in _id_groups(s, list(dict.fromkeys(b.archive))):
+            run(s.ARCHIVE, {"ns": namespace, **ids, "at": b.at})
     undo = [{"fact": f, "replaced": r, "at": b.at} for b in batches for f, r in b.undo]
     if undo:
         run(c.UNDO_LINKS, {"rows": undo})
@@ -430,7 +459,7 @@ class CypherBackend:
         rows = run(self._s.FACT_TOUCHES, {"id": fact_id})
         if not rows or not rows[0][0]:
             return 0
-        versions, concepts, terms, messages, namespace, claims, entities = rows[0]
+        versions, concepts, terms, messages, namespace, claims, entities, texts = rows[0]
         self._forgetting(run, fact_id, namespace)
         if live_claims := [i for i in claims if i is not None]:
             run(c.FORGET_CLAIMS, {"ids": live_claims})
@@ -447,6 +476,7 @@ class CypherBackend:
         ):
             chosen = [i for i in ids if i is not None]
             self._from_ids(run, self._s.FORGET_ORPHANS[label], chosen)
+        _forget_mentions(run, namespace, {i for i in entities if i is not None}, texts)
         return len(versions) + 1
 
     # --- upkeep: operational metadata, never part of what a basis sees ----------------------

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import attrs
 
 __all__ = [
+    "CLEAR_RECENT",
     "CLOSE_VERSIONS",
     "CONCEPTS_OF_NAMESPACE",
     "DELETE_MESSAGES_BY_ID",
@@ -82,6 +83,7 @@ UNDO_FACT_LINKS = (
 )
 SET_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = $recent"
 RECENT = "MATCH (n:Namespace {name: $ns}) RETURN n.recent"
+CLEAR_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = NULL"
 CONCEPTS_OF_NAMESPACE = (
     "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.key, c.display, c.t_index"
     " ORDER BY c.t_index DESC, c.key LIMIT $limit"
@@ -271,7 +273,7 @@ class Statements:
             " OPTIONAL MATCH (v)-[:CLAIMS]->(cl:Claim)"
             " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
             " collect(DISTINCT m.id), f.namespace, collect(DISTINCT cl.id),"
-            " collect(DISTINCT cl.entity)"
+            " collect(DISTINCT cl.entity), collect(DISTINCT v.text)"
         )
         # Undone links are left out by the caller (LadybugDB plans the filter as a type scan).
         self.SUPERSEDED_BY = "MATCH (f:Fact {id: $id})<-[s:SUPERSEDES]-(g:Fact)"

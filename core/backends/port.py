@@ -195,6 +195,8 @@ class WriteBatch:
     links: tuple[Link, ...] = ()
     undo: tuple[tuple[str, str], ...] = ()
     recent: tuple[str, ...] = ()
+    # Facts archived out of default recall at `at` (`prune`): every version gets `archived_at`.
+    archive: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)

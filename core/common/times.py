@@ -55,7 +55,12 @@ def to_utc(value: datetime) -> datetime:
     """Convert an aware datetime to UTC; a naive one is read as UTC (engines return naive UTC)."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as e:  # e.g. 9999-12-31T23:00-05:00 is in year 10000 in UTC
+        raise InvalidInput(
+            f"{value.isoformat()} is outside the supported range once converted to UTC"
+        ) from e
 
 
 def parse_time(text: str, name: str = "time") -> datetime:

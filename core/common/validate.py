@@ -37,10 +37,10 @@ def check_text(value: object, what: str = "text") -> str:
     """A non-blank text of bounded size, without control characters (tabs, newlines allowed)."""
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if len(value) > MAX_TEXT:  # first: every other pass is bounded by this length
+        raise InvalidInput(f"{what} is too long ({len(value)} characters; limit {MAX_TEXT})")
     if not _visible(value):
         raise InvalidInput(f"{what} is empty")
-    if len(value) > MAX_TEXT:
-        raise InvalidInput(f"{what} is too long ({len(value)} characters; limit {MAX_TEXT})")
     if _CONTROL.search(value):
         raise InvalidInput(f"{what} contains control characters")
     _encodable(value, what)

@@ -108,7 +108,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=_version(), help="show the version")
     p.add_argument("--store", type=Path, help="embedded store path (default: user data dir)")
     p.add_argument("--memory", action="store_true", help="use an in-memory store")
-    p.add_argument("-n", "--namespace", default="default", help="namespace (default: default)")
+    p.add_argument(
+        "-n",
+        "--namespace",
+        default="default",
+        help="namespace of every command, fact ids too (default: default)",
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser(
         "demo", help="replay a short conversation and show recall at several bases"

@@ -1,5 +1,8 @@
 """The commands of `bitemporal-memory`: each takes the open store, the parsed arguments and the
-output stream, prints text (or one JSON document with `--json`) and returns the exit status."""
+output stream, prints text (or one JSON document with `--json`) and returns the exit status.
+
+Every command works in one namespace (`-n`, default "default"): the fact commands act through
+`store.scope(namespace)`, so a fact of another namespace is reported as unknown there."""
 
 from __future__ import annotations
 
@@ -86,7 +89,7 @@ def _remember(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _supersede(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
-    new = store.supersede(
+    new = store.scope(args.namespace).supersede(
         args.fact,
         args.text,
         at=_time(args.at, "--at"),
@@ -100,7 +103,7 @@ def _supersede(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int
 def _correct(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
     if args.text is None and args.valid_from is None and args.valid_to is None:
         raise InvalidInput("correct needs --text, --valid-from or --valid-to")
-    fixed = store.correct(
+    fixed = store.scope(args.namespace).correct(
         args.fact,
         text=args.text,
         valid_from=_time(args.valid_from, "--valid-from"),
@@ -111,7 +114,8 @@ def _correct(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _retract(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
-    return _facts_out([store.retract(args.fact, at=_time(args.at, "--at"))], args, out)
+    closed = store.scope(args.namespace).retract(args.fact, at=_time(args.at, "--at"))
+    return _facts_out([closed], args, out)
 
 
 def _recall(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
@@ -138,7 +142,7 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _history(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
-    lineage = store.history(args.fact)
+    lineage = store.scope(args.namespace).history(args.fact)
     if args.json:
         _dump(lineage_json(lineage), out)
     else:
@@ -158,7 +162,8 @@ def _timeline(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _forget(store: MemoryStore, args: argparse.Namespace, out: TextIO) -> int:
-    n = store.forget(fact=args.fact) if args.fact else store.forget(namespace=args.namespace)
+    memory = store.scope(args.namespace)
+    n = memory.forget(fact=args.fact) if args.fact else memory.forget(everything=True)
     print(f"forgot {n} nodes", file=out)
     return 0
 

@@ -7,8 +7,8 @@ a recalled memory also names the concepts that found it, by their display forms.
 - **Namespace.** Every tool that reads or writes a namespace takes it as an argument (default
   `"default"`), unless the server was started with a fixed namespace (`--namespace NS`): then no
   tool offers the argument, and the tools given a fact id refuse a fact of another namespace as
-  unknown. That check is one helper (`_Tools.owned`, on `MemoryStore.history(fact).namespace`),
-  run before the tool acts.
+  unknown: they act through the store's handle on that namespace (`store.scope(NS)`, see
+  `_Tools.facts`), which refuses before anything is written.
 - **Errors.** The store's refusals (`BitemporalError`: a bad date, an empty text, an unknown or
   closed fact...) come back as MCP tool errors carrying the store's message. Anything else is
   reported by the SDK as `Error executing tool NAME`: never a traceback.
@@ -34,9 +34,8 @@ from bitemporal_core import (  # the package's public API only
     ConfigurationError,
     Fact,
     InvalidInput,
-    Lineage,
     MemoryStore,
-    NotFound,
+    ScopedStore,
 )
 from bitemporal_core.interfaces.shapes import concept_displays, hit_json, lineage_json
 
@@ -93,13 +92,11 @@ class _Tools:
         """The namespace a call works in: the fixed one, else the argument."""
         return self.fixed if self.fixed is not None else namespace
 
-    def owned(self, fact_id: str) -> Lineage:
-        """The lineage of a fact this server may touch (with a fixed namespace: of that
-        namespace only; another namespace's fact is reported as unknown)."""
-        lineage = self.store.history(fact_id)
-        if self.fixed is not None and lineage.namespace != self.fixed:
-            raise NotFound(f"no fact with id {fact_id!r} in namespace {self.fixed!r}")
-        return lineage
+    def facts(self) -> MemoryStore | ScopedStore:
+        """What the fact-id tools act on: with a fixed namespace, the store's handle on it
+        (`store.scope`: another namespace's fact is unknown there, and nothing is written);
+        else the whole store."""
+        return self.store if self.fixed is None else self.store.scope(self.fixed)
 
 
 def _reported(func: ToolFunction) -> ToolFunction:
@@ -160,8 +157,7 @@ def _write_tools(t: _Tools) -> list[ToolFunction]:
     ) -> dict[str, Any]:
         """A fact stopped being true and something else is true instead, from `valid_from`
         (default now): the old fact's validity ends there, its history is kept."""
-        t.owned(fact_id)
-        new = t.store.supersede(fact_id, text, valid_from=_time(valid_from, "valid_from"))
+        new = t.facts().supersede(fact_id, text, valid_from=_time(valid_from, "valid_from"))
         return {"superseded": fact_id, "fact": new.to_dict()}
 
     def correct(
@@ -172,8 +168,7 @@ def _write_tools(t: _Tools) -> list[ToolFunction]:
     ) -> dict[str, Any]:
         """A fact was recorded wrongly (text or dates): record a corrected version of it. What
         was believed before stays in its history."""
-        t.owned(fact_id)
-        fixed = t.store.correct(
+        fixed = t.facts().correct(
             fact_id,
             text=text,
             valid_from=_time(valid_from, "valid_from"),
@@ -219,7 +214,7 @@ def _read_tools(t: _Tools) -> list[ToolFunction]:
     ) -> dict[str, Any]:
         """Every version of a fact, oldest first: when each was true, when it was believed,
         and what it replaced or was replaced by."""
-        return lineage_json(t.owned(fact_id))
+        return lineage_json(t.facts().history(fact_id))
 
     def timeline(namespace: namespace_arg = "default", known_at: time_arg = None) -> dict[str, Any]:
         """The namespace's fact versions with their valid intervals: as known at `known_at`,
@@ -240,8 +235,7 @@ def _closing_tools(t: _Tools) -> list[ToolFunction]:
 
     def retract(fact_id: fact_arg) -> dict[str, Any]:
         """A fact was never true: stop believing it (nothing replaces it; history is kept)."""
-        t.owned(fact_id)
-        return {"fact": t.store.retract(fact_id).to_dict()}
+        return {"fact": t.facts().retract(fact_id).to_dict()}
 
     def forget(
         fact_id: Annotated[str | None, Field(description="Forget this fact's lineage.")] = None,
@@ -255,8 +249,7 @@ def _closing_tools(t: _Tools) -> list[ToolFunction]:
         if (fact_id is None) == (not all_memories):
             raise InvalidInput("forget needs either fact_id, or all_memories=true (not both)")
         if fact_id is not None:
-            t.owned(fact_id)
-            return {"fact_id": fact_id, "nodes_deleted": t.store.forget(fact=fact_id)}
+            return {"fact_id": fact_id, "nodes_deleted": t.facts().forget(fact=fact_id)}
         ns = t.ns(namespace)
         return {"namespace": ns, "nodes_deleted": t.store.forget(namespace=ns)}
 

@@ -19,6 +19,7 @@ from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.extract import Token, content_terms
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
+from bitemporal_core.language.topics import topic_claims_en
 
 __all__ = ["ClaimDraft", "claims_of", "mentioned", "slot_table", "slot_words"]
 
@@ -28,12 +29,13 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The claims one statement makes, in clause order (the later clause wins where two
     fill the same slot): the slot table's phrasings, then values known by their shape or
-    role, else one claim about what the statement names."""
+    role, else one claim about what the statement names; then the topic rule's claims
+    (a change said about the things it names, `topics.py`)."""
     if _CJK.search(text):
         return claims_zh(text)
     found = claims_en(tokens)
     found += typed_claims(tokens, found)
-    return found or about_claim(tokens)
+    return (found or about_claim(tokens)) + topic_claims_en(tokens)
 
 
 def slot_words(slots: Iterable[str]) -> list[str]:

@@ -13,7 +13,16 @@ from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, slot_table
 
-__all__ = ["claims_en", "has_cue", "keys_of", "negated", "norm", "value_at", "value_before"]
+__all__ = [
+    "claims_en",
+    "clauses",
+    "has_cue",
+    "keys_of",
+    "negated",
+    "norm",
+    "value_at",
+    "value_before",
+]
 
 _CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "not", "'d": "would"}
 _CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
@@ -171,7 +180,7 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
     return _Found(pattern, start, end, marks["{v}"], marks["{s}"])
 
 
-def _clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
+def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
     """The clauses of a sentence (hyphens dropped): split where a break word (a comma,
     "so", "but", ...) is followed by a new subject (a pronoun or a name)."""
     current: list[Token] = []
@@ -221,7 +230,7 @@ def claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The claims the slot table's phrasings find in an English statement, in clause order
     (within a clause, by position)."""
     out = []
-    for clause in _clauses(tokens):
+    for clause in clauses(tokens):
         out.extend(_clause_claims(clause))
     return tuple(out)
 

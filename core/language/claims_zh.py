@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from bitemporal_core.language.slots import ClaimDraft, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
+from bitemporal_core.language.topics import topic_claims_zh, topics, zh_terms
 
 __all__ = ["claims_zh"]
 
@@ -44,15 +45,57 @@ def _cue(group: str, text: str) -> bool:
 
 
 def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
-    """The claims of a Chinese statement, in clause order."""
+    """The claims of a Chinese statement, in clause order: the slot table's phrasings and
+    one claim about what it names (the segmenter gives no reliable concepts to name it by),
+    then the topic rule's claims (`topics.py`)."""
     out = []
-    for clause in _CLAUSES.split(text):
-        clause = clause.strip()
-        if clause:
-            claim = _clause_claim(clause)
-            if claim is not None:
-                out.append(claim)
-    return tuple(out)
+    clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+    for clause in clauses:
+        claim = _clause_claim(clause)
+        if claim is not None:
+            out.append(claim)
+    topic = topic_claims_zh(text, clauses, _topic_subject)
+    first = next(iter((*out, *topic)), None)
+    who = (first.subject_kind, first.subject) if first else _topic_subject(text)
+    return (*out, *_about(text, who), *topic)
+
+
+def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
+    """A claim of the `about` slot: what the statement names (its character pairs), so that
+    a later change of the same thing can retire it; its subject is `who` (that of the
+    statement's first claim, else read from its start)."""
+    keys = tuple(sorted(zh_terms(text)))
+    if not keys:
+        return ()
+    kind, subject = who
+    return (
+        ClaimDraft(
+            subject_kind=kind,
+            subject=subject,
+            slot=ABOUT,
+            value="",
+            keys=keys,
+            positive=True,
+            single=False,
+            tentative=_cue("hypothetical", text),
+            past=_cue("past_state", text),
+            rule="about: what the statement names",
+        ),
+    )
+
+
+def _topic_subject(before: str) -> tuple[str, str]:
+    """Who a clause is about, read from the text before its cue (or from its start): a
+    relative, a pronoun, a name only when that text is nothing but two or three characters
+    that are no function words, else the speaker."""
+    head = before.strip()
+    kind, subject = _subject(head)
+    if kind != "person":
+        return kind, subject
+    stops = set(topics()["zh"]["stop_chars"])
+    if len(head) in (2, 3) and not set(head) & stops:
+        return kind, subject
+    return "speaker", ""
 
 
 def _clause_claim(clause: str) -> ClaimDraft | None:
@@ -91,9 +134,10 @@ def _subject(before: str) -> tuple[str, str]:
     """Who the clause is about, from the text before its phrasing."""
     subjects = slot_table()["subjects"]["zh"]
     head = before.strip()
-    for relation in sorted(subjects["relations"], key=len, reverse=True):
+    aliases = subjects["relation_aliases"]
+    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         if relation in head:
-            return "relation", relation
+            return "relation", aliases.get(relation, relation)
     for word in subjects["third"]:
         if head.startswith(word) or head == word:
             return "pronoun", word
@@ -101,6 +145,7 @@ def _subject(before: str) -> tuple[str, str]:
         if head.startswith(word):
             return "speaker", ""
     name = re.match(r"[\u3400-\u9fff]{2,3}", head)
-    if name and len(head) <= 4:
+    starts = subjects["surnames"] + subjects["name_prefixes"]
+    if name and len(head) <= 4 and head[0] in starts:  # "婚礼改到" is no one's name
         return "person", name.group(0)
     return "speaker", ""

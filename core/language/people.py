@@ -13,7 +13,7 @@ from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["is_name", "mentioned", "name_at", "subject_of"]
+__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of"]
 
 _NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
 _NAME_TAGS = frozenset({"PROPN", "NOUN", "ADV", "ADJ", "VERB", "X", "INTJ"})
@@ -105,6 +105,16 @@ def subject_of(clause: Sequence[Token], start: int) -> tuple[str, str]:
     """Who a clause is about, from the words before `start` (where the phrasing matched):
     the speaker ("I", "we", "Sam and I"), a pronoun to resolve, "my sister" (a relation),
     "my brother Tom" or "Tom" or "Jake's" (a person), else the speaker."""
+    return _subject(clause, start) or ("speaker", "")
+
+
+def named_subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
+    """`subject_of` when the words before `start` name someone (a clause that starts with
+    its verb is the speaker's: "Switched to oat milk"), else None ("Tea lot 3 sold")."""
+    return ("speaker", "") if start == 0 else _subject(clause, start)
+
+
+def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
     head = list(clause[: max(start, 1)])
     for i, tok in enumerate(head):
         low = tok.text.lower()
@@ -128,7 +138,7 @@ def subject_of(clause: Sequence[Token], start: int) -> tuple[str, str]:
             if _with_speaker(clause, found[1]):
                 return "speaker", ""
             return "person", found[0]
-    return "speaker", ""
+    return None
 
 
 def _acts(tokens: Sequence[Token], end: int) -> bool:

@@ -124,20 +124,35 @@ def _starts_question(
     return len(words) > 1 and words[1] in subjects
 
 
+@cache
+def _by_first(language: str, *groups: str) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """`_phrases` indexed by their first word (longest first), so that matching at a
+    position tries only the phrases that can start there: linear in the number of words."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in _phrases(language, *groups):
+        out.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(found) for first, found in out.items()}
+
+
+def _phrase_at(words: list[str], i: int, *groups: str) -> tuple[str, ...] | None:
+    """The longest phrase of these groups that starts at word `i`, if any."""
+    for phrase in _by_first("en", *groups).get(words[i], ()):
+        if tuple(words[i : i + len(phrase)]) == phrase:
+            return phrase
+    return None
+
+
 def _covered(words: list[str], names: set[str], groups: tuple[str, ...]) -> bool:
     """True if the words are made only of these groups' phrases (and names)."""
-    phrases = _phrases("en", *groups)
     i = 0
     while i < len(words):
         if words[i] in names:
             i += 1
             continue
-        for phrase in phrases:
-            if tuple(words[i : i + len(phrase)]) == phrase:
-                i += len(phrase)
-                break
-        else:
+        phrase = _phrase_at(words, i, *groups)
+        if phrase is None:
             return False
+        i += len(phrase)
     return True
 
 
@@ -146,12 +161,10 @@ _GROUPS = (("greetings", "greeting"), ("thanks", "thanks"), ("acknowledgements",
 
 def _first_group(words: list[str]) -> str:
     """Which kind of talk a covered sentence is: its first greeting, thanks or acknowledgement."""
-    order = _GROUPS
     for i in range(len(words)):
-        for group, name in order:
-            for phrase in _phrases("en", group):
-                if tuple(words[i : i + len(phrase)]) == phrase:
-                    return name
+        for group, name in _GROUPS:
+            if _phrase_at(words, i, group) is not None:
+                return name
     return "filler"
 
 
@@ -159,8 +172,12 @@ def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
     """A verdict on what the other person said: "Wow, that's amazing!", "Sounds like a plan"."""
     opening = set(_lexicon()["en"]["acknowledgements"]) | set(lex["intensifiers"])
     rest = [w for w in words if w not in names]
-    while rest and rest[0] in opening and rest[0] not in lex["reaction_subjects"]:
-        rest = rest[1:]
+    start = 0
+    while (
+        start < len(rest) and rest[start] in opening and rest[start] not in lex["reaction_subjects"]
+    ):
+        start += 1
+    rest = rest[start:]
     if not rest or rest[0] not in lex["reaction_subjects"]:
         return False
     allowed = set(lex["intensifiers"]) | set(lex["verdicts"]) | set(lex["reaction_subjects"])

@@ -24,7 +24,7 @@ from bitemporal_core.language.detect import check_language
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
 from bitemporal_core.services.claims import Mentions
-from bitemporal_core.services.commit import commit
+from bitemporal_core.services.commit import check_ahead, commit
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.formation import TALK, Book, Planned, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
@@ -241,6 +241,8 @@ def _stamp(ctx: Services, namespace: str, items: list[Item]) -> list[Item]:
             floor = clock.now if floor is None else max(floor, clock.now)
             out.append(item)
             continue
+        if item.at is not None:
+            check_ahead(when, clock, ctx.max_clock_skew, f"item {i}: at")
         if floor is not None and when < floor:
             raise TimeRegression(
                 f"item {i}: at={when.isoformat()} is earlier than {floor.isoformat()}, the latest "
@@ -314,4 +316,4 @@ def _write_planned(
             for versions, result in zip(all_versions, results, strict=True)
         ]
 
-    return commit(ctx.log, namespace, planned[0][0].at, build, now=ctx.clock)
+    return commit(ctx, namespace, planned[0][0].at, build)

@@ -13,6 +13,7 @@ import attrs
 
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, slot_table
+from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Claim
 
 __all__ = ["ABOUT", "ANY", "Candidate", "Mentions", "entity_key", "resolve", "retired_by"]
@@ -121,6 +122,12 @@ def _related(new: Claim, old: Claim) -> bool:
 _GENERIC = ("week", "month", "year", "day", "time", "thing", "lot", "bit")
 
 
+def may_retire(claim: Claim) -> bool:
+    """Whether the offline rules can retire anything for this claim: a wish, a past state and
+    a positive `about` claim never do, so their subject's facts need no read."""
+    return not (claim.mode in ("tentative", "past") or (claim.slot == ABOUT and claim.positive))
+
+
 def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     """The fact ids a new claim retires among the subject's current facts, by the offline
     rules:
@@ -135,11 +142,20 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     - a claim retires the negated ones of its slot it contradicts: those about the same
       value or the whole slot ("no food allergies" by "allergic to shellfish", "I don't own
       a car" by "I bought a Yaris");
-    - an `about` claim (a statement no slot reads) retires nothing unless it ends something.
+    - an `about` claim (a statement no slot reads) retires nothing unless it ends something;
+    - a `topic` claim (a change said about the things it names) retires the facts that
+      name one of them (`topics.py`).
     """
-    if new.mode in ("tentative", "past") or (new.slot == ABOUT and new.positive):
+    if not may_retire(new):
         return []
     live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
+    if new.slot == TOPIC:  # a fact saying the same change again is a restatement, kept
+        said = {c.fact_id for c in live if c.claim.slot == TOPIC and _same_keys(new, c.claim)}
+        return list(
+            dict.fromkeys(
+                c.fact_id for c in live if c.fact_id not in said and _same_topic(new, c.claim)
+            )
+        )
     if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
         return [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
     held = [c for c in live if c.claim.positive]
@@ -158,6 +174,10 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
             ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
         return list(dict.fromkeys(ended + named))
     return []
+
+
+def _same_keys(new: Claim, old: Claim) -> bool:
+    return set(new.keys) == set(old.keys)
 
 
 def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
@@ -183,6 +203,13 @@ def _slot_words(slot: str) -> set[str]:
     table = slot_table()
     words = table["slots"].get(slot, {}).get("generic", ())
     return set(claim_keys(" ".join((*words, *table["cues"]["en"]["unspecific"]))))
+
+
+def _same_topic(new: Claim, old: Claim) -> bool:
+    """A topic claim names what a held fact names (its value or its statement's concepts)."""
+    if not old.positive:
+        return False
+    return bool(topic_terms(new.keys) & topic_terms((*old.keys, *old.context)))
 
 
 def _names(new: Claim, old: Claim) -> bool:

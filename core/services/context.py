@@ -10,7 +10,7 @@ sessions' latest messages.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import attrs
 
@@ -51,6 +51,8 @@ class Services:
     dialogue: Dialogue = attrs.field(
         default=attrs.Factory(lambda self: Dialogue(self.backend), takes_self=True)
     )  # the message before a new one, per session (the `before` keyword field)
+    # How far an explicit transaction time may lie past the engine's clock.
+    max_clock_skew: timedelta = timedelta(minutes=5)
 
     @property
     def log(self) -> TransactionLog:

@@ -22,7 +22,7 @@ from bitemporal_core.errors import BackendError
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
-from bitemporal_core.services.claims import Candidate, Mentions, resolve, retired_by
+from bitemporal_core.services.claims import Candidate, Mentions, may_retire, resolve, retired_by
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
 
@@ -71,14 +71,16 @@ class Book:
     claims: dict[str, list[tuple[str, Claim]]] = attrs.field(factory=dict)  # subject -> facts
     pending: set[str] = attrs.field(factory=set)
     order: dict[str, float] = attrs.field(factory=dict)
+    held: set[tuple[str, Claim]] = attrs.field(factory=set)  # the pairs in `claims`
 
     def load(self, rows: Sequence[tuple[Fact, Claim]]) -> None:
         for fact, claim in rows:
             if fact.id not in self.facts or fact.id in self.pending:
                 self.facts[fact.id] = fact
                 self.order[fact.id] = fact.recorded_at.timestamp()
-            if (fact.id, claim) not in self.claims.setdefault(claim.subject, []):
-                self.claims[claim.subject].append((fact.id, claim))
+            if (fact.id, claim) not in self.held:
+                self.held.add((fact.id, claim))
+                self.claims.setdefault(claim.subject, []).append((fact.id, claim))
 
     def ensure(self, ctx: Services, namespace: str, subjects: Sequence[str], at: datetime) -> None:
         """Read the subjects not read yet (one engine read for all of them)."""
@@ -104,12 +106,14 @@ class Book:
         self.facts.pop(fact_id, None)
         self.pending.discard(fact_id)
         for held in self.claims.values():
+            self.held.difference_update((f, c) for f, c in held if f == fact_id)
             held[:] = [(f, c) for f, c in held if f != fact_id]
 
     def add(self, fact_id: str, claims: Sequence[Claim], order: float) -> None:
         self.pending.add(fact_id)
         self.order[fact_id] = order
         for claim in claims:
+            self.held.add((fact_id, claim))
             self.claims.setdefault(claim.subject, []).append((fact_id, claim))
 
 
@@ -167,8 +171,11 @@ def plan_statements(
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context) for d in st.claims
         ]
-        if updates != "off" and claims:
-            book.ensure(ctx, namespace, [c.subject for c in claims], at)
+        # Most statements of a chat hold only claims that retire nothing offline: their
+        # subject's facts (which grow with the conversation) are not read for them.
+        needed = [c.subject for c in claims if ctx.llm is not None or may_retire(c)]
+        if updates != "off" and needed:
+            book.ensure(ctx, namespace, needed, at)
         retire = _retirements(ctx, namespace, st, claims, book, at) if updates != "off" else []
         for r in retire:
             book.retire(r.fact_id)

@@ -15,12 +15,11 @@ from bitemporal_core.backends.port import (
     RecallScope,
     WriteBatch,
 )
-from bitemporal_core.common.times import require_tx_time, utcnow
 from bitemporal_core.errors import InvalidInput
 from bitemporal_core.language.kinds import ABSTRACTION
 from bitemporal_core.model import Abstraction, Basis, Fact, InferredEdge
 from bitemporal_core.ranking.decay import Lifecycle
-from bitemporal_core.services.commit import commit
+from bitemporal_core.services.commit import commit, tx_time
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.inference import abstract_text, llm_relations, rule_relations
 from bitemporal_core.services.versions import new_version, to_fact
@@ -122,7 +121,7 @@ def abstract(
     low, high = _positive(min_facts, "min_facts"), _positive(max_facts, "max_facts")
     if high < low:
         raise InvalidInput("max_facts must be at least min_facts")
-    now = utcnow() if at is None else require_tx_time(at)
+    now = tx_time(ctx, ns, at)
     groups = []
     for key, display, members in _groups(ctx.reads, ns, now, low, high):
         fact_id = _abstraction_id(ns, key)
@@ -181,7 +180,7 @@ def abstract(
             for p, v in zip(planned, versions, strict=True)
         ]
 
-    return commit(ctx.log, ns, at, build, now=ctx.clock)
+    return commit(ctx, ns, at, build)
 
 
 def abstractions(ctx: Services, ns: str, basis: Basis) -> list[Abstraction]:
@@ -225,14 +224,24 @@ def prune(
         policy = Lifecycle(half_life=half_life, use_weight=policy.use_weight)
     if policy.half_life is None:
         raise InvalidInput("prune needs a half_life (here or in the store's Lifecycle)")
-    now = utcnow() if at is None else require_tx_time(at)
     ctx.uses.flush()
-    current = ctx.facts.snapshot(ns, now, now)
-    usage = ctx.upkeep.usage(ns, [f.id for f in current])
-    weak = [f for f in current if policy.strength(f, usage.get(f.id), now) < min_weight]
-    if weak and not dry_run:
-        ctx.upkeep.archive(ns, [f.id for f in weak], now)
-    return weak
+
+    def weak_at(when: datetime) -> list[Fact]:
+        current = ctx.facts.snapshot(ns, when, when)
+        usage = ctx.upkeep.usage(ns, [f.id for f in current])
+        return [f for f in current if policy.strength(f, usage.get(f.id), when) < min_weight]
+
+    if dry_run:
+        return weak_at(tx_time(ctx, ns, at))
+
+    def build(when: datetime) -> list[Fact]:
+        weak = weak_at(when)
+        if weak:  # archived in one batch, at a time the namespace's clock allows
+            batch = WriteBatch(namespace=ns, at=when, archive=tuple(f.id for f in weak))
+            ctx.log.apply_many([batch])
+        return weak
+
+    return commit(ctx, ns, at, build)
 
 
 def infer_relationships(
@@ -254,15 +263,20 @@ def infer_relationships(
     strength = _positive(min_strength, "min_strength")
     shared = _positive(min_shared, "min_shared")
     limit = _positive(max_concepts, "max_concepts")
-    now = utcnow() if at is None else require_tx_time(at)
     concepts = ctx.reads.concepts(ns, limit)
     keys = [c.key for c in concepts]
     _, edges = ctx.reads.concept_graph(ns, keys, hops=0, window=2**62) if keys else ([], [])
     found = rule_relations(edges, min_strength=strength, min_shared=shared)
     if ctx.llm is not None and keys:
         found += llm_relations(ctx.llm, concepts, edges)
-    if found:
-        ctx.upkeep.write_inferred(ns, found, now)
+
+    def build(when: datetime) -> datetime:
+        if found:  # the clock check and move first, then the edges at that time
+            ctx.log.apply_many([WriteBatch(namespace=ns, at=when)])
+            ctx.upkeep.write_inferred(ns, found, when)
+        return when
+
+    now = commit(ctx, ns, at, build) if found else tx_time(ctx, ns, at)
     return [
         InferredEdge(
             src=e.src,

@@ -21,6 +21,7 @@ __all__ = [
     "llm_kinds",
     "llm_kinds_many",
     "moved_predecessor",
+    "successor_start",
     "truncated",
 ]
 
@@ -30,15 +31,51 @@ _log = logging.getLogger(__name__)
 
 def moved_predecessor(
     ctx: Services, lineage: Lineage, current: Fact, start: datetime
-) -> tuple[Fact, Analysed] | None:
-    """The superseded fact's current version whose end must follow a moved start."""
+) -> tuple[Fact, Analysed, NewVersion | None] | None:
+    """The superseded fact's current version whose end must follow a moved start, and the
+    version replacing it (None: it is never valid any more). The end follows the start both
+    ways, but never past the end the superseded fact had before it was superseded."""
     if lineage.supersedes is None or start == current.valid_from:
         return None
     prev = ctx.facts.lineage(lineage.supersedes)
     prev_current = prev.current if prev is not None else None
-    if prev_current is None or prev_current.valid_to != current.valid_from:
+    if prev is None or prev_current is None or prev_current.valid_to != current.valid_from:
         return None
-    return prev_current, ctx.analyser.analyse_one(prev_current.text, speaker=prev_current.speaker)
+    statement = ctx.analyser.analyse_one(prev_current.text, speaker=prev_current.speaker)
+    end = start
+    own = _end_before_supersession(prev, lineage)
+    if own is not None:
+        end = min(own, start)
+    if end == prev_current.valid_to:
+        return None
+    moved = truncated(attrs.evolve(prev_current, valid_to=None), statement, end)
+    return prev_current, statement, moved[0] if moved else None
+
+
+def _end_before_supersession(prev: Lineage, successor: Lineage) -> datetime | None:
+    """The valid_to the superseded lineage had just before `successor` superseded it (None:
+    open or unknown)."""
+    at = next(
+        (c.at for c in successor.changes if c.replaced == prev.fact_id and c.undone_at is None),
+        None,
+    )
+    if at is None and successor.versions:
+        at = successor.versions[0].recorded_at
+    if at is None:
+        return None
+    closed = [v for v in prev.versions if v.superseded_at == at and v.recorded_at < at]
+    return closed[-1].valid_to if closed else None
+
+
+def successor_start(ctx: Services, lineage: Lineage) -> datetime | None:
+    """Where a superseded fact's successor starts to be valid (None: not superseded)."""
+    if not lineage.superseded_by:
+        return None
+    successor = ctx.facts.lineage(lineage.superseded_by[0])
+    if successor is None or not successor.versions:
+        return None
+    version = successor.current or successor.versions[-1]
+    return version.valid_from
 
 
 def llm_kinds(ctx: Services, statements: list[Analysed], kind: str | None) -> list[Analysed]:

@@ -76,7 +76,7 @@ def apply_update(ctx: Services, update: Update, *, at: datetime | None) -> Fact:
         ctx.log.apply_many([batch])
         return new
 
-    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
+    return commit(ctx, lineage.namespace, at, build)
 
 
 def undo_update(
@@ -133,4 +133,4 @@ def undo_update(
         result = ctx.log.apply_many([batch])[0]
         return [to_fact(lineage.namespace, v, result) for v in restored]
 
-    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
+    return commit(ctx, lineage.namespace, at, build)

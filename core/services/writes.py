@@ -15,7 +15,7 @@ import attrs
 
 from bitemporal_core.backends.port import Link, NewFact, NewMessage, WriteBatch
 from bitemporal_core.common.times import check_interval, utcnow
-from bitemporal_core.errors import NotCurrent, NotFound
+from bitemporal_core.errors import NotCurrent, NotFound, SupersededFact
 from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
 from bitemporal_core.services.bulk import remember_batch, repeat_of
 from bitemporal_core.services.commit import commit
@@ -27,6 +27,7 @@ from bitemporal_core.services.supersession import (
     concept_summaries,
     llm_kinds,
     moved_predecessor,
+    successor_start,
     truncated,
 )
 from bitemporal_core.services.versions import check_meta, new_version, to_fact
@@ -92,7 +93,7 @@ def remember(ctx: Services, ns: str, item: Item, *, updates: str | None = None) 
         result = ctx.log.apply_many([batch])[0]
         return [to_fact(ns, v, result) for v in versions]
 
-    facts = commit(ctx.log, ns, item.at, build, now=ctx.clock)
+    facts = commit(ctx, ns, item.at, build)
     ctx.dialogue.said(ns, session, item.message_id, item.text)
     return facts
 
@@ -140,7 +141,7 @@ def supersede(
         )
         return to_fact(ns, new, ctx.log.apply_many([batch])[0])
 
-    successor = commit(ctx.log, ns, at, build, now=ctx.clock)
+    successor = commit(ctx, ns, at, build)
     ctx.dialogue.said(ns, meta["session"], message_id, text)
     return successor
 
@@ -155,19 +156,30 @@ def correct(
     at: datetime | None,
     kind: str | None,
 ) -> Fact:
-    """Record a corrected version of a current fact (see `MemoryStore.correct`)."""
+    """Record a corrected version of a current fact (see `MemoryStore.correct`); one that
+    changes nothing writes nothing and returns the current version."""
     lineage, version = current(ctx, fact)
     new_text = version.text if text is None else text
     start = version.valid_from if valid_from is None else valid_from
     end = version.valid_to if isinstance(valid_to, Unset) else valid_to
+    new_kind = version.kind if kind is None else kind
     check_interval(start, end)
+    _check_successor(ctx, lineage, end)
+    if (new_text, start, end, new_kind) == (
+        version.text,
+        version.valid_from,
+        version.valid_to,
+        version.kind,
+    ):
+        return version
     statement = ctx.analyser.analyse_one(new_text, speaker=version.speaker)
+    retold = new_text != version.text
     meta = {
         "source": version.source,
         "speaker": version.speaker,
         "session": version.session,
-        "kind": version.kind if kind is None else kind,
-        "said_at": None if text else version.said_at,
+        "kind": new_kind,
+        "said_at": None if retold else version.said_at,
     }
     moved = moved_predecessor(ctx, lineage, version, start)
     stale = ctx.upkeep.citing_current([version.id, *([moved[0].id] if moved else [])])
@@ -177,21 +189,33 @@ def correct(
         new = attrs.evolve(new, supersedes=version.supersedes)
         versions, close = [new], [version.version_id, *stale]
         if moved is not None:
-            prev, prev_statement = moved
+            prev, _, follows = moved
             close.append(prev.version_id)
-            versions.extend(truncated(prev, prev_statement, start))
+            versions.extend([follows] if follows is not None else [])
         batch = WriteBatch(
             namespace=lineage.namespace,
             at=when,
             close=tuple(close),
             versions=tuple(versions),
-            concepts=statement.concepts if text else (),
-            relate=statement.pairs if text else (),
-            advance_t_index=text is not None,
+            concepts=statement.concepts if retold else (),
+            relate=statement.pairs if retold else (),
+            advance_t_index=retold,
         )
         return to_fact(lineage.namespace, new, ctx.log.apply_many([batch])[0])
 
-    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
+    return commit(ctx, lineage.namespace, at, build)
+
+
+def _check_successor(ctx: Services, lineage: Lineage, end: datetime | None) -> None:
+    """A superseded fact may be corrected only within its own time: valid past its
+    successor's start, both would be true at once while the history says one replaced the
+    other (`undo_update` makes a replaced fact true again)."""
+    bound = successor_start(ctx, lineage)
+    if bound is not None and (end is None or end > bound):
+        raise SupersededFact(
+            f"fact {lineage.fact_id!r} was superseded by {lineage.superseded_by[0]!r} from "
+            f"{bound.isoformat()}: its valid time must end by then (undo_update restores it)"
+        )
 
 
 def retract(ctx: Services, fact: str, *, at: datetime | None) -> Fact:
@@ -204,7 +228,7 @@ def retract(ctx: Services, fact: str, *, at: datetime | None) -> Fact:
         ctx.log.apply_many([WriteBatch(namespace=lineage.namespace, at=when, close=close)])
         return attrs.evolve(version, superseded_at=when)
 
-    return commit(ctx.log, lineage.namespace, at, build, now=ctx.clock)
+    return commit(ctx, lineage.namespace, at, build)
 
 
 def add_message(
@@ -224,7 +248,7 @@ def add_message(
         ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
         return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
-    stored = commit(ctx.log, ns, at, build, now=ctx.clock)
+    stored = commit(ctx, ns, at, build)
     ctx.dialogue.said(ns, session, msg_id, text)
     return stored
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -57,12 +57,14 @@ from bitemporal_core.services.versions import check_meta
 from bitemporal_core.store.formation import FormationMethods
 from bitemporal_core.store.lifecycle import LifecycleMethods
 from bitemporal_core.store.scope import resolved_basis as _basis
+from bitemporal_core.store.scoped import ScopedStore
 from bitemporal_core.views.prompt import render_context
 from bitemporal_core.views.timeline import Timeline
 
 __all__ = ["MemoryStore"]
 
 Mode = Literal["hybrid", "recallm"]
+DEFAULT_SKEW = timedelta(minutes=5)  # how far an explicit `at` may lie past the engine's clock
 
 
 def _opt_time(value: datetime | None, name: str) -> datetime | None:
@@ -109,6 +111,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             questions and small talk stay messages, updates apply automatically).
         clock: the default transaction time instead of the engine's clock (replays, tests):
             "yesterday" then resolves against the moment the message was said.
+        max_clock_skew: how far an explicit `at` may lie past the engine's clock (default 5
+            minutes); a later one raises `FutureTime` and writes nothing.
         owns_backend: close the backend with the store.
     """
 
@@ -126,6 +130,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         lifecycle: Lifecycle | None = None,
         formation: Formation | None = None,
         clock: Callable[[], datetime] | None = None,
+        max_clock_skew: timedelta = DEFAULT_SKEW,
         owns_backend: bool = True,
     ) -> None:
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
@@ -134,6 +139,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             raise InvalidInput("formation must be a Formation")
         if clock is not None and not callable(clock):
             raise InvalidInput("clock must be a callable returning an aware datetime")
+        if not isinstance(max_clock_skew, timedelta) or max_clock_skew < timedelta(0):
+            raise InvalidInput("max_clock_skew must be a timedelta of zero or more")
         formation = formation or Formation()
         analyser = Analyser(
             extractor=extractor,
@@ -151,6 +158,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             uses=UseRecorder(backend),
             formation=formation,
             clock=clock,
+            max_clock_skew=max_clock_skew,
         )
         self._counter = counter
         self._owns_backend = owns_backend
@@ -221,6 +229,19 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
 
     def __repr__(self) -> str:
         return f"MemoryStore({self._ctx.backend!r})"
+
+    def scope(self, namespace: str) -> ScopedStore:
+        """A handle confined to one namespace (a tenant's memory): the per-namespace methods
+        without the namespace argument; a fact id of another namespace raises `NotFound` there
+        and writes nothing.
+
+        Args:
+            namespace: the namespace every call of the handle reads and writes.
+
+        Returns:
+            The `ScopedStore` over this store (it owns nothing; close the store, not it).
+        """
+        return ScopedStore(self, check_namespace(namespace))
 
     def close(self) -> None:
         """Write pending use counts; close the backend if this store owns it (a caller's

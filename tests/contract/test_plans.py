@@ -38,7 +38,11 @@ def _options() -> dict[str, Any]:
 def _workload(store: MemoryStore) -> None:
     """Every public operation, in a namespace beside another tenant's messages."""
     other = [
-        {"text": f"My dog {i} likes the park near Lyon.", "id": f"o{i}", "at": T0 + timedelta(s)}
+        {
+            "text": f"My dog {i} likes the park near Lyon.",
+            "id": f"o{i}",
+            "at": T0 + timedelta(seconds=s),
+        }
         for i, s in enumerate(range(0, 2_000 * 60, 60))
     ]
     store.remember_many(other, namespace="other", chunk=500)

@@ -111,6 +111,29 @@ def test_correct_needs_a_change(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert run_json(db, "history", fact["id"])["versions"][0]["version"] == 1
 
 
+def test_fact_commands_honour_the_namespace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "m.lbdb"
+    (tea,) = run_json(db, "remember", "I like tea.")["facts"]  # alice's
+    for argv in (
+        ["history", tea["id"]],
+        ["supersede", tea["id"], "I like coffee."],
+        ["correct", tea["id"], "--text", "I like green tea."],
+        ["retract", tea["id"]],
+        ["forget", "--fact", tea["id"]],
+    ):
+        assert main(["--store", str(db), "-n", "bob", *argv]) == 1, argv
+        err = capsys.readouterr().err
+        assert err == f"error: no fact with id {tea['id']!r} in namespace 'bob'\n", argv
+        assert main(["--store", str(db), *argv]) == 1  # nor in "default"
+        assert "in namespace 'default'" in capsys.readouterr().err
+    lineage = run_json(db, "history", tea["id"])
+    assert len(lineage["versions"]) == 1 and lineage["versions"][0]["superseded_at"] is None
+    code, out = run(db, "forget", "--fact", tea["id"])
+    assert code == 0 and out.startswith("forgot ")
+
+
 @pytest.mark.parametrize(
     "argv",
     [

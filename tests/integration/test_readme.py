@@ -44,6 +44,20 @@ def test_tour_runs_and_its_comments_hold(
     assert t("2023-10-26T00:00").tzinfo is UTC
 
 
+def test_tenancy_example_runs_and_its_comments_hold() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Tenancy", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match, "the Tenancy section has a python block"
+    scope: dict[str, Any] = {}
+    exec(compile(match.group(1), "README.md", "exec"), scope)
+    store, lyon = scope["store"], scope["lyon"]
+    assert scope["refused"] == f"no fact with id {lyon.id!r} in namespace 'alice'"
+    assert store.history(lyon.id).current is not None
+    assert store.namespaces() == ["bob"]
+    store.close()
+
+
 def test_chinese_example_runs_and_its_comments_hold() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("### Chinese", 1)[1]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -49,13 +50,41 @@ from bitemporal_core.backends.port import (
 )
 from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
-from bitemporal_core.errors import BackendError, EmbeddingMismatch, NotCurrent
+from bitemporal_core.errors import (
+    BackendError,
+    EmbeddingMismatch,
+    NotCurrent,
+    StoreInUse,
+)
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
 
 __all__ = ["LadybugBackend"]
 
 R = TypeVar("R")
 _OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
+
+# The database paths this process has open (resolved): LadybugDB's file lock is per process, so
+# a second Database on an open path would open too, and each would lose the other's writes.
+_OPEN_PATHS: set[str] = set()
+_OPEN_LOCK = threading.Lock()
+
+
+def _claim_path(path: str | Path) -> str:
+    """Resolve `path` (user, relative, symlinks) and mark it open, or raise `StoreInUse`."""
+    key = str(Path(path).expanduser().resolve())
+    with _OPEN_LOCK:
+        if key in _OPEN_PATHS:
+            raise StoreInUse(
+                f"the embedded database at {key} is already open in this process; close that "
+                "store first, or share it (one store per path)"
+            )
+        _OPEN_PATHS.add(key)
+    return key
+
+
+def _release_path(key: str) -> None:
+    with _OPEN_LOCK:
+        _OPEN_PATHS.discard(key)
 
 
 class LadybugBackend(CypherBackend):
@@ -78,16 +107,21 @@ class LadybugBackend(CypherBackend):
         except ImportError as e:  # pragma: no cover - ladybug is a hard dependency
             raise BackendError("the embedded engine needs the 'ladybug' package") from e
         self._owns_db = database is None
+        key = _claim_path(path) if database is None and path is not None else None
         try:
             if database is None:
-                target = ":memory:" if path is None else str(Path(path).expanduser())
-                if path is not None:
+                target = ":memory:" if key is None else key
+                if key is not None:
                     Path(target).parent.mkdir(parents=True, exist_ok=True)
                 database = ladybug.Database(target, buffer_pool_size=buffer_pool_mb * 2**20)
             self._db = database
             self._conn = ladybug.Connection(database)
         except RuntimeError as e:
+            if key is not None:
+                _release_path(key)
             raise BackendError(f"cannot open the embedded database: {e}") from e
+        # Released on close, or when the backend is collected without one.
+        self._release = weakref.finalize(self, _release_path, key) if key else None
         self.path = None if path is None else str(path)
         self._lock = threading.RLock()
         self._closed = False
@@ -161,6 +195,8 @@ class LadybugBackend(CypherBackend):
                 self._dims[ns] = dim
             steps = list(zip(batches, results, strict=True))
             self._index.written(ns, steps, concepts, related)
+            if any(b.archive for b in batches):
+                self._index.drop(ns)  # archived_at is read again on the next recall
         return results
 
     def _write_chunk(
@@ -182,7 +218,7 @@ class LadybugBackend(CypherBackend):
         if links := abstract_rows(batches):
             self._run(self._s.WRITE_ABSTRACTS, {"rows": links})
         self._write_claims(ns, batches)
-        formation_writes(self._run, ns, batches)
+        formation_writes(self._run, q.SHARED, ns, batches)
         last = max(to_utc(last_tx), results[-1].at)
         params = {
             "ns": ns,
@@ -505,3 +541,6 @@ class LadybugBackend(CypherBackend):
                     self._db.close()
             except RuntimeError as e:  # pragma: no cover - defensive
                 raise BackendError(f"closing the embedded database failed: {e}") from e
+            finally:
+                if self._release is not None:
+                    self._release()

@@ -80,7 +80,7 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list
     if links := abstract_rows(batches):
         _run(tx, q.SHARED.WRITE_ABSTRACTS, {"rows": links})
     _write_claims(tx, ns, batches)
-    formation_writes(lambda query, p: _run(tx, query, p), ns, batches)
+    formation_writes(lambda query, p: _run(tx, query, p), q.SHARED, ns, batches)
     params = {
         "ns": ns,
         "last_tx": max(last_tx, results[-1].at),

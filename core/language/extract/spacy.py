@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -127,19 +128,23 @@ class SpacyExtractor:
 
     def sentences(self, text: str) -> list[Sentence]:
         """Split `text` with spaCy and return each sentence with tokens and concepts."""
-        nlp, table = self.load(), self._table()
-        if table is None:
-            return self._from_doc(nlp(text), None)
-        doc = nlp(text, disable=[_RULER])
-        return self._from_doc(doc, table.tags(doc))
+        return self.sentences_many([text])[0]
 
     def sentences_many(self, texts: Sequence[str]) -> list[list[Sentence]]:
-        """`sentences` for many texts at once (spaCy's batched `pipe`, for bulk imports)."""
+        """`sentences` for many texts at once (spaCy's batched `pipe`, for bulk imports).
+
+        Each text is tokenised in bounded pieces first (`bounded_doc`): spaCy's tokenizer is
+        quadratic in the length of a run without whitespace."""
         nlp, table = self.load(), self._table()
+        made = [bounded_doc(nlp, text) for text in texts]
+        docs = [doc for doc, _ in made]
         if table is None:
-            return [self._from_doc(doc, None) for doc in nlp.pipe(texts, batch_size=256)]
-        docs = nlp.pipe(texts, batch_size=256, disable=[_RULER])
-        return [self._from_doc(doc, table.tags(doc)) for doc in docs]
+            parsed = nlp.pipe(docs, batch_size=256)
+            return [self._from_doc(d, None, cut) for d, (_, cut) in zip(parsed, made, strict=True)]
+        parsed = nlp.pipe(docs, batch_size=256, disable=[_RULER])
+        return [
+            self._from_doc(d, table.tags(d), cut) for d, (_, cut) in zip(parsed, made, strict=True)
+        ]
 
     def _table(self) -> UposTable | None:
         """The attribute ruler's POS rules as a table (None: run the ruler itself)."""
@@ -148,11 +153,16 @@ class SpacyExtractor:
             self._compiled = True
         return self._upos
 
-    def _from_doc(self, doc: Any, tags: list[str] | None) -> list[Sentence]:
+    def _from_doc(self, doc: Any, tags: list[str] | None, cut: frozenset[int]) -> list[Sentence]:
+        """Sentences of a parsed doc; a piece of an over-long run (`bounded_doc`) is tagged X
+        (it names no concept)."""
         result: list[Sentence] = []
         for span in doc.sents:
             tokens = [
-                Token(text=t.text, pos=t.pos_ if tags is None else tags[t.i])
+                Token(
+                    text=t.text,
+                    pos="X" if t.idx in cut else (t.pos_ if tags is None else tags[t.i]),
+                )
                 for t in span
                 if not t.is_space
             ]
@@ -163,6 +173,45 @@ class SpacyExtractor:
     def __repr__(self) -> str:
         """Show the model name without loading it."""
         return f"SpacyExtractor(model={self._model!r}, window={self._window!r})"
+
+
+# Runs without whitespace longer than this are cut into tokens of `_PIECE` characters that
+# spaCy's tokenizer never sees: it strips affixes one at a time, each a search over the rest of
+# the run, so its time grows with the square of a run's length ("((((...a))))", "a,a,a,...").
+# Such a run is not words: its pieces are tagged X and name no concept (no token longer than
+# MAX_KEY, 64, becomes a concept anyway), and the tagger sees one token per piece.
+_LONG_RUN = 64
+_PIECE = 32
+_RUN = re.compile(rf"\S{{{_LONG_RUN + 1},}}")
+
+
+def bounded_doc(nlp: Language, text: str) -> tuple[Any, frozenset[int]]:
+    """A spaCy Doc of `text` (exactly its characters) made in time linear in its length, and
+    the offsets of the pieces over-long runs were cut into (empty when there was none)."""
+    runs = [m.span() for m in _RUN.finditer(text)]
+    if not runs:
+        return nlp.make_doc(text), frozenset()
+    from spacy.tokens import Doc
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    pieces: set[int] = set()
+    pos = 0
+    for start, stop in runs:
+        for token in nlp.tokenizer(text[pos:start]) if start > pos else ():
+            words.append(token.text)
+            spaces.append(bool(token.whitespace_))
+        for i in range(start, stop, _PIECE):
+            pieces.add(i)
+            words.append(text[i : min(i + _PIECE, stop)])
+            spaces.append(False)
+        pos = stop
+        if text.startswith(" ", stop):  # a single space after a run belongs to its last piece
+            spaces[-1], pos = True, stop + 1
+    for token in nlp.tokenizer(text[pos:]) if pos < len(text) else ():
+        words.append(token.text)
+        spaces.append(bool(token.whitespace_))
+    return Doc(nlp.vocab, words=words, spaces=spaces), frozenset(pieces)
 
 
 def _rebuild(model: str | None, window: int | None) -> SpacyExtractor:

@@ -77,9 +77,9 @@ def test_other_namespaces_facts_are_unknown(store: MemoryStore) -> None:
     _, allergy = apples(store)
     got = tools(store, namespace="bob")
     for name in ("memory_history", "retract_memory"):
-        assert "no memory with id" in got[name].invoke({"fact_id": allergy.id})
+        assert "no fact with id" in got[name].invoke({"fact_id": allergy.id})
     out = got["supersede_memory"].invoke({"fact_id": allergy.id, "text": "x"})
-    assert "no memory with id" in out
+    assert "no fact with id" in out
     assert store.history(allergy.id).current is not None  # untouched
 
 

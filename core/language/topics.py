@@ -1,0 +1,193 @@
+"""The topic rule of memory formation: a change said about the same thing as an earlier fact
+(docs/design.md, "Memory formation").
+
+The slot table names about forty kinds of fact; people talk about many more (a hairdresser,
+a vet, a book club, the paper they read). A clause that says something changed ("I've
+switched hairdressers", "my new vet is ...", "I cancelled the Guardian", "现在改喝...") and is
+not an addition, a wish, a past state, a temporary situation or a mention of something that
+merely exists yields a `topic` claim whose keys are the things it names; it retires the
+earlier current facts of the same subject that name one of them. The cues, the words too
+general to be a topic and the families of words for one topic are data (`data/topics.json`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from bitemporal_core.language.claims_en import clauses, keys_of, norm
+from bitemporal_core.language.extract import Token
+from bitemporal_core.language.people import named_subject
+from bitemporal_core.language.slots import ClaimDraft
+
+__all__ = ["TOPIC", "topic_claims_en", "topic_claims_zh", "topic_terms", "topics", "zh_terms"]
+
+TOPIC = "topic"
+"""The slot of a claim read by the topic rule: its keys are the things a change names."""
+
+_NOUNS = frozenset({"NOUN", "PROPN"})
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+
+
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our", "ours"})
+
+
+@cache
+def topics() -> dict[str, Any]:
+    """The topic rule's cues and words (`data/topics.json`)."""
+    text = resources.files("bitemporal_core.language").joinpath("data/topics.json")
+    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _family() -> dict[str, str]:
+    """Each family word's stem -> the stem of its family's first word."""
+    out: dict[str, str] = {}
+    for words in topics()["en"]["families"]:
+        head = keys_of(words[0])
+        for word in words:
+            for key in keys_of(word):
+                out.setdefault(key, head[0] if head else key)
+    return out
+
+
+@cache
+def _stops() -> frozenset[str]:
+    return frozenset(keys_of(" ".join(topics()["en"]["stop"])))
+
+
+def _has(cues: Iterable[str], words: str) -> str:
+    """The first cue phrase found among the words (space-padded), or ""."""
+    padded = " " + words + " "
+    return next((c for c in cues if " " + c + " " in padded), "")
+
+
+def _blocked_en(words: str) -> bool:
+    return any(_has(group, words) for group in topics()["en"]["block"].values())
+
+
+def _cue_words(tokens: Sequence[Token]) -> str:
+    """The words cues are looked for in: lowercase, contractions spelled out, and a degree
+    word before an adjective or adverb dropped ("too pricey" is no "too")."""
+    degree = set(topics()["en"]["degree"])
+    words = []
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if not (norm(tok.text) in degree and nxt is not None and nxt.pos in ("ADJ", "ADV")):
+            words.append(norm(tok.text))
+    return " ".join(words)
+
+
+def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+    """The topic claims of an English statement: one per clause that says something changed
+    (a `change` cue) and names something, unless the statement is blocked (an addition, a
+    wish, a past or temporary state, continuity, something that merely exists)."""
+    if _blocked_en(_cue_words(tokens)):
+        return ()
+    out = []
+    for clause in clauses(tokens):
+        cue = _has(topics()["en"]["change"], " ".join(norm(t.text) for t in clause))
+        named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
+        keys = tuple(k for k in keys_of(" ".join(named)) if k not in _stops())
+        if not cue or not keys:
+            continue
+        verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
+        # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
+        # ("a hairdresser in town does my hair").
+        who = named_subject(clause, verb) or (("speaker", "") if _first_person(clause) else None)
+        if who is not None:
+            out.append(_draft(who[0], who[1], " ".join(named), keys, cue))
+    return tuple(out)
+
+
+def _first_person(clause: Sequence[Token]) -> bool:
+    return any(t.text.lower() in _FIRST_PERSON for t in clause)
+
+
+def _names(clause: Sequence[Token], i: int) -> bool:
+    """Whether word `i` names a thing: a noun, a name inside the clause, or a gerund
+    ("I've stopped swimming at the Oasis")."""
+    tok = clause[i]
+    gerund = tok.pos == "VERB" and tok.text.lower().endswith("ing")
+    return tok.pos in _NOUNS or gerund or (i > 0 and tok.text[:1].isupper())
+
+
+def _draft(kind: str, subject: str, value: str, keys: tuple[str, ...], cue: str) -> ClaimDraft:
+    return ClaimDraft(
+        subject_kind=kind,
+        subject=subject,
+        slot=TOPIC,
+        value=value,
+        keys=keys,
+        positive=True,
+        single=False,
+        replacing=True,
+        rule=f"topic: '{cue}'",
+    )
+
+
+def _zh_cue(cues: Iterable[str], text: str) -> str:
+    """The first Chinese cue found in the text ("*": up to eight characters), or ""."""
+    for cue in cues:
+        if "*" in cue:
+            if re.search(".{0,8}?".join(re.escape(p) for p in cue.split("*")), text):
+                return cue
+        elif cue in text:
+            return cue
+    return ""
+
+
+def _blocked_zh(text: str) -> bool:
+    return any(_zh_cue(group, text) for group in topics()["zh"]["block"].values())
+
+
+def topic_claims_zh(
+    text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str]]
+) -> tuple[ClaimDraft, ...]:
+    """The topic claims of a Chinese statement: one per clause holding a `change` cue and
+    naming something (`subject` reads who a clause is about from the text before the cue)."""
+    if _blocked_zh(text):
+        return ()
+    out = []
+    for clause in clauses_zh:
+        cue = _zh_cue(topics()["zh"]["change"], clause)
+        keys = tuple(sorted(zh_terms(clause)))
+        if not cue or not keys:
+            continue
+        at = clause.find(cue.split("*", 1)[0])
+        kind, name = subject(clause[:at])
+        out.append(_draft(kind, name, clause, keys, cue))
+    return tuple(out)
+
+
+def zh_terms(text: str) -> set[str]:
+    """The topics a Chinese text names: its two-character stretches without a stop
+    character or stop pair, and its Latin words (lowercase)."""
+    spec = topics()["zh"]
+    stop_chars, stop_pairs = set(spec["stop_chars"]), set(spec["stop_pairs"])
+    out = {w.lower() for w in _LATIN.findall(text)}
+    for run in _CJK.findall(text):
+        for i in range(len(run) - 1):
+            pair = run[i : i + 2]
+            if not set(pair) & stop_chars and pair not in stop_pairs:
+                out.add(pair)
+    return out
+
+
+def topic_terms(words: Iterable[str]) -> set[str]:
+    """The topics a claim's keys and context name: English stems (a family's word as its
+    first one, stop words dropped) and Chinese character pairs."""
+    out: set[str] = set()
+    family, stops = _family(), _stops()
+    for word in words:
+        if _CJK.search(word):
+            out |= zh_terms(word)
+        elif word and word not in stops:
+            out.add(family.get(word, word))
+    return out
