@@ -111,13 +111,7 @@ def abstract(
     max_facts: int = 12,
     at: datetime | None = None,
 ) -> list[Abstraction]:
-    """Summarise groups of related current facts (sharing a concept) as abstractions.
-
-    Each group's abstraction is a fact of kind "abstraction" linked (ABSTRACTS) to the
-    versions it summarises, written by the LLM when one is configured, else an extractive
-    digest. A group whose members changed gets a new version (the old one stays as known
-    then); an unchanged group is left alone. Returns the abstractions written.
-    """
+    """`MemoryStore.abstract` (its docstring says what is written and when)."""
     low, high = _positive(min_facts, "min_facts"), _positive(max_facts, "max_facts")
     if high < low:
         raise InvalidInput("max_facts must be at least min_facts")

@@ -81,8 +81,9 @@ def view(store: MemoryStore, ns: str) -> dict[str, Any]:
     ]
     seen["nodes"] = sorted(
         repr(sorted(props.items()))
-        for _, props in raw_scan(store)
-        if props.get("namespace") == ns or props.get("name") == ns
+        for label, props in raw_scan(store)
+        # an Entity's `name` is a person's name ("alice"), not a namespace
+        if props.get("namespace") == ns or (label == "Namespace" and props.get("name") == ns)
     )
     return seen
 
