@@ -129,7 +129,7 @@ def x_vectors(store: MemoryStore, ns: str) -> list[list[float]]:
     return [
         props["embedding"]
         for label, props in raw_scan(store)
-        if label == "Version" and props.get("namespace") == ns and props.get("embedding")
+        if "Version" in label.split(":") and props.get("namespace") == ns and props.get("embedding")
     ]
 
 
@@ -167,7 +167,7 @@ def test_forget_fact_leaves_no_trace_of_its_lineage(rich: MemoryStore) -> None:
     vectors = [
         p["embedding"]
         for label, p in raw_scan(rich)
-        if label == "Version" and any(m in str(p.get("text")) for m in MARKERS)
+        if "Version" in label.split(":") and any(m in str(p.get("text")) for m in MARKERS)
     ]
     assert len(vectors) == 2
     rich.forget(fact=secret.id)
