@@ -20,7 +20,15 @@ from bitemporal_core import MemoryStore, NotFound
 from bitemporal_core.language.extract import ConceptExtractor
 from bitemporal_core.services.llm_tasks import SUMMARY_PROMPT
 
-from ._helpers import T0, observe, raw_scan, strings_in
+from ._helpers import (
+    PASSWORD,
+    T0,
+    PrivateNeo4j,
+    observe,
+    raw_scan,
+    require_java_and_maven,
+    strings_in,
+)
 
 # Distinctive words that only the forgotten namespace uses (checked case-insensitively, by
 # a prefix that survives stemming).
@@ -398,3 +406,50 @@ def rich_neo4j(neo4j_driver: Any, extractor: ConceptExtractor) -> Iterator[Memor
     s = MemoryStore.neo4j(driver=neo4j_driver, extractor=extractor, llm=EchoLLM(), embedder=embed)
     yield s
     s.close()
+
+
+# The Neo4j settings README ("Forgetting") documents: keep no transaction log but the current
+# one, and rotate it at 128 KiB (Neo4j's smallest size), so the log a forget was written to
+# is pruned at the first checkpoint after the next rotation.
+ERASING_NEO4J = "db.tx_log.rotation.retention_policy=keep_none;db.tx_log.rotation.size=128k"
+
+
+@pytest.mark.slow
+@pytest.mark.neo4j
+def test_neo4j_transaction_logs_keep_no_forgotten_byte_with_the_documented_settings(
+    tmp_path: Path, extractor: ConceptExtractor
+) -> None:
+    """A private server with the documented log settings: after `forget`, writes elsewhere
+    that rotate the log, and a checkpoint (a clean shutdown), no transaction log file holds a
+    forgotten string. The store files are not covered (README): freed records and index
+    pages keep their bytes until Neo4j reuses them."""
+    pytest.importorskip("neo4j")
+    require_java_and_maven()
+    server = PrivateNeo4j(tmp_path / "run")
+    server.env["NEO4J_EXTRA_CONF"] = ERASING_NEO4J
+    logs = tmp_path / "run" / "home" / "data" / "transactions" / "neo4j"
+    server.start()
+    try:
+        store = MemoryStore.neo4j(
+            server.uri, auth=("neo4j", PASSWORD), extractor=extractor, llm=EchoLLM(), embedder=embed
+        )
+        with store:
+            populate_forgotten(store, "x")
+            populate_forgotten_zh(store, "x")
+            populate_kept(store, "y")
+            assert bytes_on_disk(logs, NEEDLES)  # the log did hold them
+            store.forget(namespace="x")
+            written_to = max(logs.glob("neostore.transaction.db.*"), key=_log_number)
+            i = 0
+            while _log_number(max(logs.glob("neostore.transaction.db.*"), key=_log_number)) < (
+                _log_number(written_to) + 2
+            ):
+                store.remember(f"Bob drank coffee number {i} at the station.", namespace="z")
+                i += 1
+    finally:
+        server.stop()  # a clean shutdown checkpoints, then prunes the logs
+    assert bytes_on_disk(logs, NEEDLES) == {}
+
+
+def _log_number(path: Path) -> int:
+    return int(path.name.rsplit(".", 1)[1])
