@@ -330,6 +330,37 @@ def test_forget_fact_and_deleted_messages_leave_no_byte_in_the_closed_embedded_f
         assert observe(s, "y", QUERIES) == view
 
 
+def test_compact_erases_while_the_store_stays_open(
+    tmp_path: Path, extractor: ConceptExtractor
+) -> None:
+    """`compact()` rewrites the marked file at once; the store goes on reading and writing."""
+    path = tmp_path / "memory.lbdb"
+    with MemoryStore.embedded(path, extractor=extractor) as s:
+        assert s.compact() is False  # nothing deleted yet
+        for i in range(5):
+            s.remember(f"Zorbleq number {i} visited Quixfot.", namespace="x", source=f"z{i}")
+        s.remember("Alice likes green tea.", namespace="y")
+        s.backend._conn.execute("CHECKPOINT")  # the deleted bytes are in the file now
+        s.forget(namespace="x")
+        assert bytes_on_disk(tmp_path, ["orbleq"])
+        assert s.compact() is True
+        assert bytes_on_disk(tmp_path, ["orbleq"]) == {}
+        assert s.compact() is False
+        s.remember("Alice likes black tea too.", namespace="y")
+        assert {h.fact.text for h in s.recall("tea", namespace="y")} == {
+            "Alice likes green tea.",
+            "Alice likes black tea too.",
+        }
+        assert s.namespaces() == ["y"]
+
+
+@pytest.mark.neo4j
+def test_compact_on_neo4j_rewrites_nothing(neo4j_driver: Any, rich_neo4j: MemoryStore) -> None:
+    rich_neo4j.remember("Zorbleq visited Quixfot.", namespace="x")
+    rich_neo4j.forget(namespace="x")
+    assert rich_neo4j.compact() is False
+
+
 _DIE_AFTER_FORGET = """
 import os, sys
 from bitemporal_core import MemoryStore

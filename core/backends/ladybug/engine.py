@@ -523,6 +523,24 @@ class LadybugBackend(CypherBackend):
                 removed += int(rows[0][0]) if rows else 0
         return removed
 
+    def compact(self) -> bool:
+        """Rewrite the file now if a deletion marked it (as `close` does), then reopen it."""
+        with self._lock:
+            if self._closed:
+                raise BackendError("the store is closed")
+            if self._erasable is None or not erase.is_marked(self._erasable):
+                return False
+            import ladybug
+
+            self._conn.close()
+            self._db.close()
+            try:
+                erase.rewrite(self._erasable, self._pool)
+            finally:  # rewritten or not, the store goes on with the file at its path
+                self._db = ladybug.Database(str(self._erasable), buffer_pool_size=self._pool)
+                self._conn = ladybug.Connection(self._db)
+            return True
+
     def close(self) -> None:
         with self._lock:
             if self._closed:

@@ -134,7 +134,7 @@ def rewrite(path: Path, buffer_pool_size: int) -> None:
             with contextlib.suppress(FileNotFoundError):
                 Path(str(path) + suffix).unlink()
         _sync_folder(path.parent)
-    except RuntimeError as e:
+    except (RuntimeError, OSError) as e:
         raise BackendError(f"rewriting the embedded database after a deletion failed: {e}") from e
     finally:
         shutil.rmtree(work, ignore_errors=True)
