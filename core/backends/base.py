@@ -450,6 +450,10 @@ class CypherBackend:
         return int(rows[0][0]) if rows else 0
 
     # --- erasure of one lineage -------------------------------------------------------------
+    def compact(self) -> bool:
+        """A server's files are its own to reclaim: nothing to rewrite from here."""
+        return False
+
     def forget_fact(self, fact_id: str) -> int:
         return self._in_write(lambda run: self._forget_fact(run, fact_id))
 
