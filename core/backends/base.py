@@ -395,18 +395,29 @@ class CypherBackend:
         else:  # the last `limit`, read newest first without reading the others
             chosen = self._s.MESSAGES_LAST_ALL if session is None else self._s.MESSAGES_LAST_SESSION
             rows = self._read(chosen, {**params, "limit": limit})[::-1]
-        return [
-            Message(
-                id=r[0],
-                namespace=r[1],
-                session=r[2],
-                role=r[3],
-                text=r[4],
-                at=self._when(r[5]),
-                seq=int(r[6]),
-            )
-            for r in rows
-        ]
+        return [self._message(r) for r in rows]
+
+    def last_messages(
+        self, namespace: str, sessions: Sequence[str], limit: int
+    ) -> dict[str, list[Message]]:
+        if not sessions or limit <= 0:
+            return {}
+        params = {"ns": namespace, "sessions": list(dict.fromkeys(sessions))}
+        out: dict[str, list[Message]] = {}
+        for r in self._read(self._s.MESSAGES_OF_SESSIONS, params):
+            out.setdefault(r[2], []).append(self._message(r))
+        return {session: held[-limit:] for session, held in out.items()}
+
+    def _message(self, r: Sequence[Any]) -> Message:
+        return Message(
+            id=r[0],
+            namespace=r[1],
+            session=r[2],
+            role=r[3],
+            text=r[4],
+            at=self._when(r[5]),
+            seq=int(r[6]),
+        )
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         engine_ids = [scoped(namespace, i) for i in ids]
