@@ -12,7 +12,8 @@ users' data in the same file). Every message carries a message id as adapters se
 ("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
 (p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
-first recall of a fresh process (`first-recall`, run as a child), peak RSS, disk, the load.
+first recall of a fresh process (`first-recall`, run as a child; also opened with
+`preload=True` and recalled 5 s later), peak RSS, disk, the load.
 Asserts nothing.
 """
 
@@ -43,13 +44,13 @@ def msg_id(rng: random.Random) -> str:
     return "msg-" + uuid.UUID(int=rng.getrandbits(128)).hex
 
 
-def open_store(args: argparse.Namespace) -> Any:
+def open_store(args: argparse.Namespace, **options: Any) -> Any:
     from bitemporal_core import MemoryStore
 
     if args.engine == "ladybug":
-        return MemoryStore.embedded(args.store)
+        return MemoryStore.embedded(args.store, **options)
     auth = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
-    return MemoryStore.neo4j(args.neo4j_uri, auth=auth)
+    return MemoryStore.neo4j(args.neo4j_uri, auth=auth, **options)
 
 
 def items(stream: list[Json], rng: random.Random, shift: timedelta) -> list[Json]:
@@ -121,10 +122,13 @@ def recalls(store: Any, namespace: str, queries: list[str]) -> Json:
 
 
 def first_recall(args: argparse.Namespace) -> None:
-    """In this fresh process: open the store, then time its first recall (and the second)."""
+    """In this fresh process: open the store, then time its first recall (and the second).
+    With `--idle S`: opened with `preload=True`, the first recall `S` seconds after opening
+    (an application that opens its store before the first user message)."""
     t0 = time.perf_counter()
-    store = open_store(args)
+    store = open_store(args, preload=args.idle > 0)
     opened = time.perf_counter()
+    time.sleep(args.idle)
     _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
     _, second = timed(store.recall, args.query + " today", namespace=args.namespace, k=10)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -132,9 +136,11 @@ def first_recall(args: argparse.Namespace) -> None:
     print(json.dumps(out))
 
 
-def child_first_recall(args: argparse.Namespace, namespace: str, query: str) -> Json:
+def child_first_recall(
+    args: argparse.Namespace, namespace: str, query: str, idle: float = 0.0
+) -> Json:
     cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
-    cmd += [args.store, "--namespace", namespace, "--query", query]
+    cmd += [args.store, "--namespace", namespace, "--query", query, "--idle", str(idle)]
     if args.neo4j_uri:
         cmd += ["--neo4j-uri", args.neo4j_uri]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -150,6 +156,7 @@ def measure(args: argparse.Namespace) -> None:
     row["build"] = json.loads(build_info.read_text()) if build_info.exists() else None
     row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
     row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
+    row["first_recall_big_preload_5s"] = child_first_recall(args, BIG, queries[0], idle=5.0)
     store, rng = open_store(args), random.Random(99)
     row["namespaces"] = len(store.namespaces())
     row["recall_big"] = recalls(store, BIG, queries)
@@ -182,6 +189,7 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=200, help="single remembers per length")
     ap.add_argument("--namespace", default=BIG)
     ap.add_argument("--query", default="")
+    ap.add_argument("--idle", type=float, default=0.0, help="first-recall: preload, wait S s")
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()
     {"build": build, "measure": measure, "first-recall": first_recall}[args.command](args)
