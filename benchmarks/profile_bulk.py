@@ -1,10 +1,10 @@
 """Profile `remember_many` of chitchat turns (with message ids, formation on) end to end.
 
-    .venv/bin/python benchmarks/profile_bulk.py --msgs 3000 [--parallel] [--prefill 0]
-        [--store PATH] [--top 40] [--out PROFILE]
+    .venv/bin/python benchmarks/profile_bulk.py --msgs 3000 [--parallel] [--call 1000]
+        [--prefill 0] [--store PATH] [--top 40] [--out PROFILE]
 
 Imports `--msgs` stream messages into a fresh embedded store (after `--prefill` messages,
-not profiled; a kept `--store` is taken as holding them) in calls of 1,000 items, chunk 500,
+not profiled; a kept `--store` is taken as holding them) in calls of `--call` items, chunk 500,
 and prints msg/s, the load and the cProfile table (cumulative and own time). In-process
 analysis unless `--parallel`, so the profile shows every cost. Asserts nothing.
 """
@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--msgs", type=int, default=3_000)
     ap.add_argument("--prefill", type=int, default=0)
     ap.add_argument("--parallel", action="store_true")
+    ap.add_argument("--call", type=int, default=1_000, help="items per remember_many call")
     ap.add_argument("--store", default=None, help="LadybugDB path (default: a temporary one)")
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--out", default=None, help="also save the pstats file here")
@@ -50,9 +51,9 @@ def main() -> None:
     t0 = time.perf_counter()
     prof.enable()
     facts = 0
-    for i in range(0, len(work), 1_000):
+    for i in range(0, len(work), args.call):
         out = store.remember_many(
-            work[i : i + 1_000], namespace="p", chunk=500, parallel=args.parallel
+            work[i : i + args.call], namespace="p", chunk=500, parallel=args.parallel
         )
         facts += sum(len(f) for f in out)
     prof.disable()
