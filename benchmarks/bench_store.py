@@ -14,6 +14,8 @@ single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 
 (p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
 first recall of a fresh process (`first-recall`, run as a child; also opened with
 `preload=True` and recalled 5 s later), peak RSS, disk, the load.
+`--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
+latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.
 """
 
@@ -44,13 +46,48 @@ def msg_id(rng: random.Random) -> str:
     return "msg-" + uuid.UUID(int=rng.getrandbits(128)).hex
 
 
-def open_store(args: argparse.Namespace, **options: Any) -> Any:
+def open_store(args: argparse.Namespace, embedder: Any = None, **options: Any) -> Any:
     from bitemporal_core import MemoryStore
 
+    options |= {} if embedder is None else {"embedder": embedder}
     if args.engine == "ladybug":
         return MemoryStore.embedded(args.store, **options)
     auth = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
     return MemoryStore.neo4j(args.neo4j_uri, auth=auth, **options)
+
+
+def make_embedder(name: str) -> Any:
+    """The library embedder called `name` (`--embedder`), or None for "none"."""
+    if name == "none":
+        return None
+    from bitemporal_core.providers import embeddings
+
+    return {"minilm": embeddings.MiniLMEmbedder, "e5": embeddings.E5Embedder}[name]()
+
+
+class QueryCache:
+    """An embedder whose query vectors are computed before the timed recalls, so a recall's
+    latency excludes embedding its query (the issue's "query embedding excluded")."""
+
+    def __init__(self, inner: Any, queries: list[str]) -> None:
+        self.inner, t0 = inner, time.perf_counter()
+        self.vectors = {q: inner.embed_query(q) for q in queries}
+        self.query_ms = (time.perf_counter() - t0) * 1000 / max(1, len(queries))
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    @property
+    def dim(self) -> int | None:
+        return self.inner.dim
+
+    def embed(self, texts: Any) -> list[list[float]]:
+        return self.inner.embed(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        cached = self.vectors.get(text)
+        return self.inner.embed_query(text) if cached is None else cached
 
 
 def items(stream: list[Json], rng: random.Random, shift: timedelta) -> list[Json]:
@@ -72,7 +109,8 @@ def build(args: argparse.Namespace) -> None:
     Every item has a seeded message id, so building a larger store on a copy of a smaller one
     skips what it holds (remembering is idempotent by message id) and adds the rest."""
     stream, _ = load_data()
-    store, rng, facts, t0 = open_store(args), random.Random(17), 0, time.monotonic()
+    store, rng = open_store(args, make_embedder(args.embedder)), random.Random(17)
+    facts, t0 = 0, time.monotonic()
     plan: list[tuple[str, list[Json]]] = [(BIG, stream[: args.big_msgs])]
     for n in range(1, 10_000):
         start = (n * 7_919 * TENANT_MSGS) % (len(stream) - TENANT_MSGS)
@@ -126,7 +164,7 @@ def first_recall(args: argparse.Namespace) -> None:
     With `--idle S`: opened with `preload=True`, the first recall `S` seconds after opening
     (an application that opens its store before the first user message)."""
     t0 = time.perf_counter()
-    store = open_store(args, preload=args.idle > 0)
+    store = open_store(args, make_embedder(args.embedder), preload=args.idle > 0)
     opened = time.perf_counter()
     time.sleep(args.idle)
     _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
@@ -140,7 +178,8 @@ def child_first_recall(
     args: argparse.Namespace, namespace: str, query: str, idle: float = 0.0
 ) -> Json:
     cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
-    cmd += [args.store, "--namespace", namespace, "--query", query, "--idle", str(idle)]
+    cmd += [args.store, "--namespace", namespace, "--query", query, "--embedder", args.embedder]
+    cmd += ["--idle", str(idle)]
     if args.neo4j_uri:
         cmd += ["--neo4j-uri", args.neo4j_uri]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -157,7 +196,11 @@ def measure(args: argparse.Namespace) -> None:
     row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
     row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
     row["first_recall_big_preload_5s"] = child_first_recall(args, BIG, queries[0], idle=5.0)
-    store, rng = open_store(args), random.Random(99)
+    embedder = make_embedder(args.embedder)
+    if embedder is not None:
+        embedder = QueryCache(embedder, queries)
+        row["embedder"], row["query_embed_ms"] = embedder.name, embedder.query_ms
+    store, rng = open_store(args, embedder), random.Random(99)
     row["namespaces"] = len(store.namespaces())
     row["recall_big"] = recalls(store, BIG, queries)
     row["recall_tenant"] = recalls(store, "t0001", queries[: max(25, len(queries) // 4)])
@@ -190,6 +233,7 @@ def main() -> None:
     ap.add_argument("--namespace", default=BIG)
     ap.add_argument("--query", default="")
     ap.add_argument("--idle", type=float, default=0.0, help="first-recall: preload, wait S s")
+    ap.add_argument("--embedder", default="none", choices=("none", "minilm", "e5"))
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()
     {"build": build, "measure": measure, "first-recall": first_recall}[args.command](args)

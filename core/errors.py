@@ -10,6 +10,7 @@ __all__ = [
     "FutureTime",
     "InvalidInput",
     "InvalidInterval",
+    "MessageConflict",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
@@ -54,6 +55,13 @@ class SupersededFact(InvalidInput):
     """A correction would make a superseded fact valid again where its successor is."""
 
     kind = "superseded_fact"
+
+
+class MessageConflict(InvalidInput):
+    """A message id already names another message (other text, session or role) in the
+    namespace; the stored message is kept unchanged."""
+
+    kind = "message_conflict"
 
 
 class TimeRegression(BitemporalError):

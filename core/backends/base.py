@@ -383,6 +383,10 @@ class CypherBackend:
         return sorted(seen.values(), key=lambda e: (-e.confidence, e.src, e.dst, e.type))
 
     # --- message log ------------------------------------------------------------------------
+    def message(self, namespace: str, msg_id: str) -> Message | None:
+        rows = self._read(self._s.MESSAGE_BY_ID, {"id": scoped(namespace, msg_id)})
+        return self._message(rows[0]) if rows else None
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         params: dict[str, Any] = {"ns": namespace}
         if session is not None:
@@ -409,14 +413,9 @@ class CypherBackend:
         return {session: held[-limit:] for session, held in out.items()}
 
     def _message(self, r: Sequence[Any]) -> Message:
+        at = self._when(r[5])
         return Message(
-            id=r[0],
-            namespace=r[1],
-            session=r[2],
-            role=r[3],
-            text=r[4],
-            at=self._when(r[5]),
-            seq=int(r[6]),
+            id=r[0], namespace=r[1], session=r[2], role=r[3], text=r[4], at=at, seq=int(r[6])
         )
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:

@@ -288,6 +288,7 @@ class Statements:
         of_ns = "MATCH (m:Message) WHERE m.namespace = $ns" + seq
         self.MESSAGES_ALL = of_ns + columns + " ORDER BY m.seq"
         self.MESSAGES_SESSION = of_ns + " AND m.session = $session" + columns + " ORDER BY m.seq"
+        self.MESSAGE_BY_ID = "MATCH (m:Message {id: $id})" + columns
         # The last `$limit` messages, newest first (what a new statement is said after).
         self.MESSAGES_LAST_ALL = self.MESSAGES_ALL + " DESC LIMIT $limit"
         self.MESSAGES_LAST_SESSION = self.MESSAGES_SESSION + " DESC LIMIT $limit"
