@@ -6,6 +6,7 @@ __all__ = [
     "BackendError",
     "BitemporalError",
     "ConfigurationError",
+    "EmbeddingMismatch",
     "ExtractorUnavailable",
     "FutureTime",
     "InvalidInput",
@@ -104,3 +105,11 @@ class BackendError(BitemporalError):
     """The storage engine failed (connection, transaction, schema)."""
 
     kind = "backend"
+
+
+class EmbeddingMismatch(ConfigurationError, InvalidInput):
+    """Vectors of another length than expected: an embedder whose dimension changed, a batch
+    of unequal lengths, or a namespace whose dimension (fixed at its first embedded write)
+    differs from the embedder's. Nothing is written."""
+
+    kind = "embedding_mismatch"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.merge import check_dim
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import WIDTH, fact_from_row, scoped
 from bitemporal_core.common.times import END_OF_TIME
@@ -35,6 +36,7 @@ __all__ = [
     "abstract_rows",
     "claim_rows",
     "entity_rows",
+    "fix_dim",
     "formation_writes",
     "inferred_rows",
     "link_rows",
@@ -48,6 +50,18 @@ Run = Callable[[str, dict[str, Any]], Rows]
 def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
     """The ABSTRACTS links of some batches as statement rows."""
     return [{"a": a, "b": b} for batch in batches for a, b in batch.abstracts]
+
+
+def fix_dim(run: Run, namespace: str, dim: int | None) -> None:
+    """Inside a write transaction holding the namespace: refuse embeddings of another
+    dimension than the namespace's, or fix it at this first embedded write."""
+    if dim is None:
+        return
+    rows = run(c.NAMESPACE_DIM, {"ns": namespace})
+    stored = rows[0][0] if rows else None
+    check_dim(namespace, None if stored is None else int(stored), dim, "write")
+    if stored is None:
+        run(c.SET_NAMESPACE_DIM, {"ns": namespace, "dim": dim})
 
 
 def inferred_rows(namespace: str, edges: Sequence[InferredEdge]) -> list[dict[str, Any]]:
@@ -447,6 +461,10 @@ class CypherBackend:
         return int(rows[0][0]) if rows else 0
 
     # --- erasure of one lineage -------------------------------------------------------------
+    def compact(self) -> bool:
+        """A server's files are its own to reclaim: nothing to rewrite from here."""
+        return False
+
     def forget_fact(self, fact_id: str) -> int:
         return self._in_write(lambda run: self._forget_fact(run, fact_id))
 

@@ -62,6 +62,9 @@ CLOSE_VERSIONS = (
     " SET v.superseded_at = r.at RETURN count(v)"
 )
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
+# A namespace's embedding dimension, fixed by its first write that carries embeddings.
+NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) RETURN n.embedding_dim"
+SET_NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) SET n.embedding_dim = $dim"
 WRITE_SUMMARIES = (
     "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) CREATE (s:Summary {id: r.id,"
     " namespace: $ns, key: r.key, text: r.text, recorded_at: r.at, superseded_at: $eot})"

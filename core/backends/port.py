@@ -345,6 +345,11 @@ class Erasure(Protocol):
         """Physically delete a lineage, its orphaned message, concepts and terms."""
         ...
 
+    def compact(self) -> bool:
+        """Rewrite the engine's files without what deletions left in them, if the engine can
+        (the embedded one); return whether anything was rewritten."""
+        ...
+
 
 class Upkeep(Protocol):
     """The memory lifecycle's operational metadata, never part of what a basis sees: use
