@@ -114,6 +114,9 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         max_clock_skew: how far an explicit `at` may lie past the engine's clock (default 5
             minutes); a later one raises `FutureTime` and writes nothing.
         owns_backend: close the backend with the store.
+        preload: load the extractor's models (spaCy's: seconds) in a background thread
+            from now on, not at the first remember or recall; for a process that opens its
+            store before the first user message. Default False (loaded on first use).
     """
 
     def __init__(
@@ -132,6 +135,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         clock: Callable[[], datetime] | None = None,
         max_clock_skew: timedelta = DEFAULT_SKEW,
         owns_backend: bool = True,
+        preload: bool = False,
     ) -> None:
         if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
             raise InvalidInput("lifecycle must be a Lifecycle")
@@ -139,6 +143,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             raise InvalidInput("formation must be a Formation")
         if clock is not None and not callable(clock):
             raise InvalidInput("clock must be a callable returning an aware datetime")
+        if not isinstance(preload, bool):
+            raise InvalidInput("preload must be True or False")
         if not isinstance(max_clock_skew, timedelta) or max_clock_skew < timedelta(0):
             raise InvalidInput("max_clock_skew must be a timedelta of zero or more")
         formation = formation or Formation()
@@ -162,6 +168,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         )
         self._counter = counter
         self._owns_backend = owns_backend
+        if preload:
+            analyser.preload()
 
     # --- construction -------------------------------------------------------------------
     @classmethod
