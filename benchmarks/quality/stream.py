@@ -4,7 +4,9 @@ Replays `benchmarks/quality/data/stream_{en,zh}.jsonl` (short conversations wher
 statement replaces an earlier one, or must not) through three write paths, each on a fresh store
 whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, written separately
 from the rules; it was measured once untouched, then used for error analysis, so it is no
-longer held out. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
+longer held out. `--set dev3` (Chinese only) replays `stream_dev3_zh.jsonl`: 43 updates and 22
+additions in colloquial Chinese over everyday facts (a dentist, a streaming membership, a
+roommate, 我哥李强 ...), written before the rules were read for it. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
 kinds of fact the slot table does not name (a hairdresser, a vet, a book club, ...), with hard
 additive distractors, written to tune the general change rules. `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
@@ -20,7 +22,7 @@ the current fact and not the stale one on an unmarked line) and whether addition
 alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md`,
 `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
-    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|check|holdout]
+    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|dev2|dev3|check|holdout]
         [--paths remember,...] [--langs en,zh]
 """
 
@@ -45,6 +47,7 @@ DATA = HERE / "data"
 SETS = {
     "dev": ("stream_{}.jsonl", HERE / "STREAM.md"),
     "dev2": ("stream_dev2_{}.jsonl", HERE / "STREAM_DEV2.md"),
+    "dev3": ("stream_dev3_{}.jsonl", HERE / "STREAM_DEV3.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
