@@ -4,11 +4,13 @@ Replays `benchmarks/quality/data/stream_{en,zh}.jsonl` (short conversations wher
 statement replaces an earlier one, or must not) through three write paths, each on a fresh store
 whose clock is the turn's time. `--set check` replays `stream_check_*.jsonl`, written separately
 from the rules; it was measured once untouched, then used for error analysis, so it is no
-longer held out. `--set dev3` (Chinese only) replays `stream_dev3_zh.jsonl`: 43 updates and 22
-additions in colloquial Chinese over everyday facts (a dentist, a streaming membership, a
-roommate, 我哥李强 ...), written before the rules were read for it. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
+longer held out. `--set dev2` replays `stream_dev2_*.jsonl`, a second development set over
 kinds of fact the slot table does not name (a hairdresser, a vet, a book club, ...), with hard
-additive distractors, written to tune the general change rules. `--set holdout` replays
+additive distractors, written to tune the general change rules. `--set dev3` replays
+`stream_dev3_en.jsonl` (English only), a third development set over about sixty kinds of
+fact (subscriptions, commute, bedtime, clubs, pets dying, brand-only changes, informal
+lowercase turns, changes told as events), written before its failures were looked at.
+`--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
@@ -298,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2")
+            if args.which in ("dev", "dev2", "dev3")
             else "held back, never tuned on)."
         ),
         "",

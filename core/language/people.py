@@ -2,18 +2,23 @@
 capitalised ordinary words even where the tagger mistakes a rare name), relatives ("my
 sister"), honorifics ("Mrs Patel"), possessives ("Jake's number"), and the speaker in
 "Sam and I". The word lists are the slot table's `subjects` (`data/slots.json`).
+Chinese subjects are read from the text before a phrasing (`zh_subject`): a relative named
+right after the relation word (我哥李强) is that person, so that a later 李强 is the same one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
+from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of"]
+__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of", "zh_subject"]
 
 _NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
 _NAME_TAGS = frozenset({"PROPN", "NOUN", "ADV", "ADJ", "VERB", "X", "INTJ"})
@@ -179,3 +184,45 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     if found is not None:
         return "person", found[0]
     return "relation", tokens[i].text.lower()
+
+
+_ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
+
+
+def zh_subject(before: str) -> tuple[str, str] | None:
+    """Who a Chinese clause is about, from the text before its phrasing, or None when it
+    names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
+    李强, as "my brother Tom"), a pronoun to resolve, a short name, or the speaker (我 in
+    the text: 现在我的领导)."""
+    subjects = slot_table()["subjects"]["zh"]
+    head = before.strip()
+    aliases = subjects["relation_aliases"]
+    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
+        at = head.find(relation)
+        if at >= 0:
+            name = _zh_name(head[at + len(relation) :])
+            if name:
+                return "person", name
+            return "relation", aliases.get(relation, relation)
+    for word in subjects["third"]:
+        if head.startswith(word) or head == word:
+            return "pronoun", word
+    starts = subjects["surnames"] + subjects["name_prefixes"]
+    name = _ZH_NAME.match(head)
+    if name and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
+        return "person", name.group(0)  # "婚礼改到" is no one's name
+    if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
+        return "speaker", ""
+    return None
+
+
+def _zh_name(text: str) -> str:
+    """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
+    surname), else ""."""
+    subjects = slot_table()["subjects"]["zh"]
+    words = tag_words(normalise(text)) if text else []
+    if not words or not _ZH_NAME.fullmatch(words[0].norm):
+        return ""
+    first = words[0].norm
+    prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
+    return text[: words[0].end] if words[0].tag.startswith("nr") or prefixed else ""
