@@ -38,13 +38,15 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     return (found or about_claim(tokens)) + topic_claims_en(tokens)
 
 
-def slot_words(slots: Iterable[str]) -> list[str]:
+def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
     """The keyword terms that stand for these slots in questions ("live", "home" for where
-    one lives), as stems: added to a fact's terms so that recall finds it in other words."""
+    one lives; 住, 家 in Chinese), as stems: added to a fact's terms so that recall finds it
+    in other words."""
     table = slot_table()["slots"]
     out: list[str] = []
     for slot in slots:
-        for word in table.get(slot.split(":", 1)[0], {}).get("query_words", ()):
+        spec = table.get(slot.split(":", 1)[0], {})
+        for word in (spec if language == "en" else spec.get(language, {})).get("query_words", ()):
             for term in content_terms(word):
                 if term not in out:
                     out.append(term)

@@ -208,9 +208,9 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         if head.startswith(word) or head == word:
             return "pronoun", word
     starts = subjects["surnames"] + subjects["name_prefixes"]
-    name = _ZH_NAME.match(head)
-    if name and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
-        return "person", name.group(0)  # "婚礼改到" is no one's name
+    short = _ZH_NAME.match(head)
+    if short and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
+        return "person", short.group(0)  # "婚礼改到" is no one's name
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""
     return None
