@@ -192,17 +192,21 @@ _ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
 def zh_subject(before: str) -> tuple[str, str] | None:
     """Who a Chinese clause is about, from the text before its phrasing, or None when it
     names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
-    李强, as "my brother Tom"), a pronoun to resolve, a short name, or the speaker (我 in
-    the text: 现在我的领导)."""
+    李强, as "my brother Tom"), someone of a relative's (我儿子的同桌), a pronoun to resolve,
+    a short name, or the speaker (我 in the text: 现在我的领导)."""
     subjects = slot_table()["subjects"]["zh"]
     head = before.strip()
     aliases = subjects["relation_aliases"]
     for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         at = head.find(relation)
         if at >= 0:
-            name = _zh_name(head[at + len(relation) :])
+            rest = head[at + len(relation) :]
+            name = _zh_name(rest)
             if name:
                 return "person", name
+            owned = _zh_owned(rest)
+            if owned:  # 我儿子的同桌: someone of the relative's, not the relative
+                return "person", relation + "的" + owned
             return "relation", aliases.get(relation, relation)
     for word in subjects["third"]:
         if head.startswith(word) or head == word:
@@ -214,6 +218,14 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""
     return None
+
+
+def _zh_owned(text: str) -> str:
+    """The relation word after 的 at the start of `text` (的同桌 -> 同桌; not 的钢琴老师, a
+    relative's thing), else ""."""
+    relations = slot_table()["subjects"]["zh"]["relations"]
+    rest = text[1:] if text.startswith("的") else ""
+    return next((r for r in sorted(relations, key=len, reverse=True) if rest.startswith(r)), "")
 
 
 def _zh_name(text: str) -> str:

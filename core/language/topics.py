@@ -164,21 +164,24 @@ def topic_claims_zh(
     text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str] | None]
 ) -> tuple[ClaimDraft, ...]:
     """The topic claims of a Chinese statement: one per clause holding a `change` cue and
-    naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡).
+    naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡);
+    what the clauses before it named counts as named by it (余额宝收益太低，我把钱转到...).
     `subject` reads who a clause is about from the text before the cue; a clause naming no
     one is about the subject of the change before (else the speaker's)."""
     if _blocked_zh(text):
         return ()
     out = []
     last = ("speaker", "")
+    setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     for clause in clauses_zh:
         cue = _zh_cue(topics()["zh"]["change"], clause)
         if not cue:
+            setup |= zh_terms(clause)
             continue
         at = clause.find(cue.split("*", 1)[0])
         after = [w for w in tag_words(normalise(clause)) if w.end > at]
-        keys = tuple(sorted(zh_terms(clause) | verb_keys(after)))
-        last = subject(clause[:at]) or last
+        keys = tuple(sorted(zh_terms(clause) | verb_keys(after) | setup))
+        last, setup = subject(clause[:at]) or last, set()
         if keys:
             out.append(_draft(*last, clause, keys, cue))
     return tuple(out)
