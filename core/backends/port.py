@@ -303,6 +303,10 @@ class RecallReads(Protocol):
 class MessageLog(Protocol):
     """Raw messages per namespace and session, and the facts remembered from them."""
 
+    def message(self, namespace: str, msg_id: str) -> Message | None:
+        """The stored message of a namespace with this id, if any."""
+        ...
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         """Stored messages of a namespace (and session, if given), oldest first."""
         ...

@@ -129,7 +129,7 @@ def x_vectors(store: MemoryStore, ns: str) -> list[list[float]]:
     return [
         props["embedding"]
         for label, props in raw_scan(store)
-        if label == "Version" and props.get("namespace") == ns and props.get("embedding")
+        if "Version" in label.split(":") and props.get("namespace") == ns and props.get("embedding")
     ]
 
 
@@ -167,7 +167,7 @@ def test_forget_fact_leaves_no_trace_of_its_lineage(rich: MemoryStore) -> None:
     vectors = [
         p["embedding"]
         for label, p in raw_scan(rich)
-        if label == "Version" and any(m in str(p.get("text")) for m in MARKERS)
+        if "Version" in label.split(":") and any(m in str(p.get("text")) for m in MARKERS)
     ]
     assert len(vectors) == 2
     rich.forget(fact=secret.id)
@@ -251,9 +251,14 @@ def _index_hits(driver: Any) -> tuple[int, set[str]]:
     """Fulltext hits for the markers; namespaces of the vector index's nearest nodes."""
     vector = embed(["Zorbleq visited Quixfot on trip 2."])[0]
     with driver.session() as session:
-        indexes = session.run("SHOW INDEXES YIELD name, type RETURN name, type").values()
-        fulltext = [name for name, kind in indexes if kind == "FULLTEXT"]
-        vectors = [name for name, kind in indexes if kind == "VECTOR"]
+        show = "SHOW INDEXES YIELD name, type, options RETURN name, type, options"
+        indexes = session.run(show).values()
+        fulltext = [name for name, kind, _ in indexes if kind == "FULLTEXT"]
+        vectors = [  # this vector's dimension only: an earlier run may have left others
+            name
+            for name, kind, options in indexes
+            if kind == "VECTOR" and options["indexConfig"]["vector.dimensions"] == len(vector)
+        ]
         assert fulltext and vectors
         text_hits = sum(
             len(

@@ -57,6 +57,7 @@ SCHEMA = (
     # memory formation: claims about entities, reasons of supersessions
     "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
     "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
+    "ALTER TABLE Namespace ADD IF NOT EXISTS embedding_dim INT64",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS confidence DOUBLE",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS at TIMESTAMP",

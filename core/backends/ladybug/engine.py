@@ -22,6 +22,7 @@ from bitemporal_core.backends.base import (
     abstract_rows,
     claim_rows,
     entity_rows,
+    fix_dim,
     formation_writes,
     inferred_rows,
     link_rows,
@@ -30,7 +31,9 @@ from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.index import RecallIndex
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
+    batch_dim,
     check_closes,
+    check_dim,
     concept_rows,
     message_row,
     no_nulls,
@@ -47,7 +50,12 @@ from bitemporal_core.backends.port import (
 )
 from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
-from bitemporal_core.errors import BackendError, ConfigurationError, NotCurrent, StoreInUse
+from bitemporal_core.errors import (
+    BackendError,
+    EmbeddingMismatch,
+    NotCurrent,
+    StoreInUse,
+)
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
 
 __all__ = ["LadybugBackend"]
@@ -119,6 +127,7 @@ class LadybugBackend(CypherBackend):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
+        self._dims: dict[str, int | None] = {}  # each namespace's embedding dimension
         folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
         saved = SavedIndexes(folder) if folder is not None and self._owns_db else None
         self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
@@ -172,11 +181,18 @@ class LadybugBackend(CypherBackend):
 
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         ns = batches[0].namespace
+        dim = batch_dim(batches)
+        if dim is not None and dim not in q.VECTOR_SEARCH:
+            raise EmbeddingMismatch(
+                f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, not {dim}"
+            )
         with self._lock:  # the caches change with the commit, under the same lock
             self._index.writing(ns)
             with self._transaction():
-                results, last, concepts, related = self._write_chunk(ns, batches)
+                results, last, concepts, related = self._write_chunk(ns, batches, dim)
             self._clocks[ns] = (last, results[-1].t_index)
+            if dim is not None:
+                self._dims[ns] = dim
             steps = list(zip(batches, results, strict=True))
             self._index.written(ns, steps, concepts, related)
             if any(b.archive for b in batches):
@@ -184,11 +200,12 @@ class LadybugBackend(CypherBackend):
         return results
 
     def _write_chunk(
-        self, ns: str, batches: Sequence[WriteBatch]
+        self, ns: str, batches: Sequence[WriteBatch], dim: int | None
     ) -> tuple[list[WriteResult], datetime, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """The statements of `apply_many`, inside its transaction: the results, last_tx, and
         the concept and RELATED rows written (for the recall index)."""
         last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": EPOCH})[0]
+        fix_dim(self._run, ns, dim)
         results = plan(ns, to_utc(last_tx), int(t_index), batches)
         check_closes(batches)
         steps = list(zip(batches, results, strict=True))
@@ -460,11 +477,12 @@ class LadybugBackend(CypherBackend):
     ) -> list[tuple[Fact, float]]:
         query = q.VECTOR_SEARCH.get(len(vector))
         if query is None:
-            raise ConfigurationError(
+            raise EmbeddingMismatch(
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, "
                 f"not {len(vector)}"
             )
         with self._lock:
+            check_dim(scope.namespace, self._dim(scope.namespace), len(vector), "recall")
             index = self._index.vectors(self._run, scope.namespace, len(vector))
             if index is not None:
                 mask = index.visible(scope.valid_at, scope.known_at, scope.where)
@@ -473,6 +491,13 @@ class LadybugBackend(CypherBackend):
                 return [(facts[vid], score) for vid, score in best if vid in facts]
         params = {**scope.params(), "vector": list(vector), "k": k}
         return [(self._fact(r), float(r[WIDTH])) for r in self._read(query, params)]
+
+    def _dim(self, namespace: str) -> int | None:
+        """The namespace's embedding dimension (None before its first embedded write)."""
+        if namespace not in self._dims:
+            rows = self._run(c.NAMESPACE_DIM, {"ns": namespace})
+            self._dims[namespace] = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        return self._dims[namespace]
 
     def _may_have_summaries(self, namespace: str) -> bool:
         with self._lock:
@@ -484,6 +509,7 @@ class LadybugBackend(CypherBackend):
         with self._lock, self._transaction():
             self._index.writing(namespace)
             self._clocks.pop(namespace, None)
+            self._dims.pop(namespace, None)
             self._index.drop(namespace)
             for statement in (
                 q.FORGET_NS_VERSIONS,
