@@ -193,9 +193,17 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     """Who a Chinese clause is about, from the text before its phrasing, or None when it
     names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
     李强, as "my brother Tom"), someone of a relative's (我儿子的同桌), a pronoun to resolve,
-    a short name, or the speaker (我 in the text: 现在我的领导)."""
+    a short name, or the speaker (我 in the text: 现在我的领导; 我和陈浩). Text that starts with
+    跟/和 (with) names a companion, not the subject: None."""
     subjects = slot_table()["subjects"]["zh"]
     head = before.strip()
+    if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
+        return None
+    if any(
+        head.startswith(w) and head[len(w) : len(w) + 1] in subjects["with"]
+        for w in subjects["speaker"]
+    ):
+        return "speaker", ""  # 我和陈浩分手了
     aliases = subjects["relation_aliases"]
     for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         at = head.find(relation)
