@@ -12,7 +12,8 @@ users' data in the same file). Every message carries a message id as adapters se
 ("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
 (p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
-first recall of a fresh process (`first-recall`, run as a child), peak RSS, disk, the load.
+first recall of a fresh process (`first-recall`, run as a child; also opened with
+`preload=True` and recalled 5 s later), peak RSS, disk, the load.
 `--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
 latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.
@@ -45,10 +46,10 @@ def msg_id(rng: random.Random) -> str:
     return "msg-" + uuid.UUID(int=rng.getrandbits(128)).hex
 
 
-def open_store(args: argparse.Namespace, embedder: Any = None) -> Any:
+def open_store(args: argparse.Namespace, embedder: Any = None, **options: Any) -> Any:
     from bitemporal_core import MemoryStore
 
-    options = {} if embedder is None else {"embedder": embedder}
+    options |= {} if embedder is None else {"embedder": embedder}
     if args.engine == "ladybug":
         return MemoryStore.embedded(args.store, **options)
     auth = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
@@ -159,10 +160,13 @@ def recalls(store: Any, namespace: str, queries: list[str]) -> Json:
 
 
 def first_recall(args: argparse.Namespace) -> None:
-    """In this fresh process: open the store, then time its first recall (and the second)."""
+    """In this fresh process: open the store, then time its first recall (and the second).
+    With `--idle S`: opened with `preload=True`, the first recall `S` seconds after opening
+    (an application that opens its store before the first user message)."""
     t0 = time.perf_counter()
-    store = open_store(args, make_embedder(args.embedder))
+    store = open_store(args, make_embedder(args.embedder), preload=args.idle > 0)
     opened = time.perf_counter()
+    time.sleep(args.idle)
     _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
     _, second = timed(store.recall, args.query + " today", namespace=args.namespace, k=10)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -170,9 +174,12 @@ def first_recall(args: argparse.Namespace) -> None:
     print(json.dumps(out))
 
 
-def child_first_recall(args: argparse.Namespace, namespace: str, query: str) -> Json:
+def child_first_recall(
+    args: argparse.Namespace, namespace: str, query: str, idle: float = 0.0
+) -> Json:
     cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
     cmd += [args.store, "--namespace", namespace, "--query", query, "--embedder", args.embedder]
+    cmd += ["--idle", str(idle)]
     if args.neo4j_uri:
         cmd += ["--neo4j-uri", args.neo4j_uri]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -188,6 +195,7 @@ def measure(args: argparse.Namespace) -> None:
     row["build"] = json.loads(build_info.read_text()) if build_info.exists() else None
     row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
     row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
+    row["first_recall_big_preload_5s"] = child_first_recall(args, BIG, queries[0], idle=5.0)
     embedder = make_embedder(args.embedder)
     if embedder is not None:
         embedder = QueryCache(embedder, queries)
@@ -224,6 +232,7 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=200, help="single remembers per length")
     ap.add_argument("--namespace", default=BIG)
     ap.add_argument("--query", default="")
+    ap.add_argument("--idle", type=float, default=0.0, help="first-recall: preload, wait S s")
     ap.add_argument("--embedder", default="none", choices=("none", "minilm", "e5"))
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()

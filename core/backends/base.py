@@ -415,6 +415,17 @@ class CypherBackend:
             rows = self._read(chosen, {**params, "limit": limit})[::-1]
         return [self._message(r) for r in rows]
 
+    def last_messages(
+        self, namespace: str, sessions: Sequence[str], limit: int
+    ) -> dict[str, list[Message]]:
+        if not sessions or limit <= 0:
+            return {}
+        params = {"ns": namespace, "sessions": list(dict.fromkeys(sessions))}
+        out: dict[str, list[Message]] = {}
+        for r in self._read(self._s.MESSAGES_OF_SESSIONS, params):
+            out.setdefault(r[2], []).append(self._message(r))
+        return {session: held[-limit:] for session, held in out.items()}
+
     def _message(self, r: Sequence[Any]) -> Message:
         at = self._when(r[5])
         return Message(
@@ -450,6 +461,10 @@ class CypherBackend:
         return int(rows[0][0]) if rows else 0
 
     # --- erasure of one lineage -------------------------------------------------------------
+    def compact(self) -> bool:
+        """A server's files are its own to reclaim: nothing to rewrite from here."""
+        return False
+
     def forget_fact(self, fact_id: str) -> int:
         return self._in_write(lambda run: self._forget_fact(run, fact_id))
 

@@ -295,6 +295,9 @@ class Statements:
         # The last `$limit` messages, newest first (what a new statement is said after).
         self.MESSAGES_LAST_ALL = self.MESSAGES_ALL + " DESC LIMIT $limit"
         self.MESSAGES_LAST_SESSION = self.MESSAGES_SESSION + " DESC LIMIT $limit"
+        # Several sessions' messages in one read (a bulk import's first message of each).
+        self.MESSAGES_OF_SESSIONS = of_ns + " AND m.session IN $sessions" + columns
+        self.MESSAGES_OF_SESSIONS += " ORDER BY m.seq"
         self.SESSIONS = of_ns + " AND m.session IS NOT NULL"
         self.SESSIONS += " RETURN m.session, min(m.seq) AS first ORDER BY first"
         self.DELETE_SESSION_MESSAGES = of_ns + " AND m.session = $session"

@@ -311,6 +311,13 @@ class MessageLog(Protocol):
         """Stored messages of a namespace (and session, if given), oldest first."""
         ...
 
+    def last_messages(
+        self, namespace: str, sessions: Sequence[str], limit: int
+    ) -> dict[str, list[Message]]:
+        """The last `limit` messages (oldest first) of each of these sessions that has any,
+        read in one statement."""
+        ...
+
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         """For each given message id that facts were remembered from: (message id, message
         text, version) for every version linked to the message."""
@@ -336,6 +343,11 @@ class Erasure(Protocol):
 
     def forget_fact(self, fact_id: str) -> int:
         """Physically delete a lineage, its orphaned message, concepts and terms."""
+        ...
+
+    def compact(self) -> bool:
+        """Rewrite the engine's files without what deletions left in them, if the engine can
+        (the embedded one); return whether anything was rewritten."""
         ...
 
 

@@ -75,6 +75,22 @@ class Analyser:
         self._distance = distance
         self._lock = threading.Lock()
 
+    def preload(self) -> threading.Thread:
+        """Choose and load the extractors now, in a daemon thread (the returned one), so that
+        the first statement or query analysed does not wait for a model's load (spaCy's takes
+        seconds) unless it comes sooner. A load that fails is left to the first use, which
+        raises it as before."""
+
+        def load() -> None:
+            try:
+                _ = self.extractor
+            except Exception:  # raised again, with its cause, on first use
+                return
+
+        thread = threading.Thread(target=load, name="bitemporal-preload", daemon=True)
+        thread.start()
+        return thread
+
     @property
     def distance(self) -> int:
         """How far apart (in concepts) two concepts of a sentence may be to be RELATED."""

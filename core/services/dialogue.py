@@ -47,7 +47,9 @@ class Dialogue:
         return None
 
     def befores(self, namespace: str, items: Sequence[Item]) -> list[str | None]:
-        """`before` for each of many items remembered in order (earlier items count)."""
+        """`before` for each of many items remembered in order (earlier items count); the
+        sessions not held are read in one statement, not one each."""
+        self._read_missing(namespace, [item.meta["session"] for item in items])
         out: list[str | None] = []
         latest: dict[str | None, Said] = {}
         for item in items:
@@ -82,6 +84,21 @@ class Dialogue:
         with self._lock:
             for key in [k for k in self._tails if namespace in (None, k[0])]:
                 del self._tails[key]
+
+    def _read_missing(self, namespace: str, sessions: Sequence[str | None]) -> None:
+        with self._lock:
+            wanted = [s for s in dict.fromkeys(sessions) if s is not None]
+            missing = [s for s in wanted if (namespace, s) not in self._tails]
+        if not missing:
+            return
+        found = self._messages.last_messages(namespace, missing, 2)
+        with self._lock:
+            for session in missing[-self._size :]:
+                held = found.get(session, [])
+                self._tails.setdefault((namespace, session), [(m.id, m.text) for m in held])
+                self._tails.move_to_end((namespace, session))
+            while len(self._tails) > self._size:
+                self._tails.popitem(last=False)
 
     def _tail(self, namespace: str, session: str) -> list[Said]:
         key = (namespace, session)

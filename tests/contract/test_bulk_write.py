@@ -10,6 +10,7 @@ import pytest
 
 from bitemporal_core import MemoryStore, NotCurrent, TimeRegression
 from bitemporal_core.backends import NewFact, NewMessage, NewVersion, RecallScope, WriteBatch
+from bitemporal_core.language.extract import ConceptExtractor
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 LATER = T0 + timedelta(hours=1)
@@ -146,3 +147,41 @@ def test_a_failed_apply_many_writes_nothing(store: MemoryStore, fault: str) -> N
         backend.apply_many(batches)
     assert sorted(map(str, backend.raw_dump())) == before
     assert backend.clock("many").t_index == 1
+
+
+def test_last_messages_of_many_sessions_in_one_read(store: MemoryStore) -> None:
+    """`last_messages` (a bulk import's first message of each session) holds what
+    `messages(namespace, session, limit)` reads one session at a time."""
+    for i, (ns, session) in enumerate([("a", "s1"), ("a", "s2"), ("b", "s1")] * 3):
+        store.add_message(f"m{i}", namespace=ns, id=f"{ns}{i}", session=session)
+    store.add_message("no session", namespace="a", id="a-none")
+    backend = store.backend
+    found = backend.last_messages("a", ["s1", "s2", "s9", "s1"], 2)
+    assert set(found) == {"s1", "s2"}, "a session without messages is left out"
+    for session, held in found.items():
+        assert held == backend.messages("a", session, 2)
+        assert [m.id for m in held] == [m.id for m in backend.messages("a", session, None)][-2:]
+    assert backend.last_messages("a", [], 2) == {} == backend.last_messages("a", ["s1"], 0)
+
+
+def test_bulk_import_follows_the_message_before_from_the_log(
+    store: MemoryStore, extractor: ConceptExtractor
+) -> None:
+    """A session begun before this store was opened: the batched read finds the message each
+    bulk-imported session follows, as `remember` finds it one session at a time."""
+    for i, session in enumerate(["s1", "s2"]):
+        store.add_message(
+            "How did the half marathon go?",
+            namespace="c",
+            session=session,
+            id=f"q{i}",
+            at=T0 + timedelta(minutes=i),
+        )
+    fresh = MemoryStore(store.backend, extractor=extractor, owns_backend=False)
+    items = [
+        {"text": "Two hours!", "session": s, "id": f"a{i}", "at": LATER + timedelta(minutes=i)}
+        for i, s in enumerate(["s1", "s2"])
+    ]
+    fresh.remember_many(items, namespace="c")
+    hits = fresh.recall("How long did the half marathon take?", namespace="c", k=5)
+    assert sorted(h.fact.source for h in hits) == ["a0", "a1"]

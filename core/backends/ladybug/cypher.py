@@ -197,6 +197,11 @@ FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s
 FORGET_NS_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
 FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e RETURN count(*)"
 
+# The rewrite of a file after a deletion (`erase`). The parser takes the folder only as a
+# string literal, not a $parameter: `erase` fills in a path it checked to hold no quote.
+EXPORT_DATABASE = "EXPORT DATABASE '{folder}'"
+IMPORT_DATABASE = "IMPORT DATABASE '{folder}'"
+
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
 # One edge per statement: both ends are primary-key lookups.
@@ -240,6 +245,7 @@ NAMESPACE_SCANS = frozenset(
         SHARED.MESSAGES_SESSION,
         SHARED.MESSAGES_LAST_ALL,
         SHARED.MESSAGES_LAST_SESSION,
+        SHARED.MESSAGES_OF_SESSIONS,
         SHARED.SESSIONS,
         SHARED.DELETE_SESSION_MESSAGES,
         SHARED.INFERRED_ALL,

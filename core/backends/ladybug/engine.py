@@ -28,6 +28,7 @@ from bitemporal_core.backends.base import (
     link_rows,
 )
 from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.backends.ladybug.index import RecallIndex
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
@@ -108,17 +109,24 @@ class LadybugBackend(CypherBackend):
             raise BackendError("the embedded engine needs the 'ladybug' package") from e
         self._owns_db = database is None
         key = _claim_path(path) if database is None and path is not None else None
+        # The file this backend rewrites after a deletion (`erase`): only one it opened itself.
+        self._erasable = None if key is None else Path(key)
+        self._pool = buffer_pool_mb * 2**20
         try:
             if database is None:
                 target = ":memory:" if key is None else key
-                if key is not None:
-                    Path(target).parent.mkdir(parents=True, exist_ok=True)
-                database = ladybug.Database(target, buffer_pool_size=buffer_pool_mb * 2**20)
+                if self._erasable is not None:
+                    self._erasable.parent.mkdir(parents=True, exist_ok=True)
+                    if erase.is_marked(self._erasable):  # a deleting process died unclosed
+                        erase.rewrite(self._erasable, self._pool)
+                database = ladybug.Database(target, buffer_pool_size=self._pool)
             self._db = database
             self._conn = ladybug.Connection(database)
-        except RuntimeError as e:
+        except (RuntimeError, BackendError) as e:
             if key is not None:
                 _release_path(key)
+            if isinstance(e, BackendError):
+                raise
             raise BackendError(f"cannot open the embedded database: {e}") from e
         # Released on close, or when the backend is collected without one.
         self._release = weakref.finalize(self, _release_path, key) if key else None
@@ -403,6 +411,7 @@ class LadybugBackend(CypherBackend):
         return None if value is None else open_end(to_utc(value))
 
     def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        self._deleting()
         self._index.writing(namespace)
         self._index.drop(namespace)  # read again on its next recall
 
@@ -504,9 +513,23 @@ class LadybugBackend(CypherBackend):
             return bool(self._index.get(self._run, namespace).summaries)
 
     # --- port: forgetting ----------------------------------------------------------------
+    def _deleting(self) -> None:
+        """Before a deletion commits: mark the file, so that it is rewritten without the
+        deleted bytes on close (see `erase`)."""
+        if self._erasable is not None:
+            erase.mark(self._erasable)
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        with self._lock:
+            self._deleting()
+            return super().delete_messages(namespace, session, ids)
+
     def forget_namespace(self, namespace: str) -> int:
         removed = 0
         with self._lock, self._transaction():
+            self._deleting()
             self._index.writing(namespace)
             self._clocks.pop(namespace, None)
             self._dims.pop(namespace, None)
@@ -526,6 +549,24 @@ class LadybugBackend(CypherBackend):
                 removed += int(rows[0][0]) if rows else 0
         return removed
 
+    def compact(self) -> bool:
+        """Rewrite the file now if a deletion marked it (as `close` does), then reopen it."""
+        with self._lock:
+            if self._closed:
+                raise BackendError("the store is closed")
+            if self._erasable is None or not erase.is_marked(self._erasable):
+                return False
+            import ladybug
+
+            self._conn.close()
+            self._db.close()
+            try:
+                erase.rewrite(self._erasable, self._pool)
+            finally:  # rewritten or not, the store goes on with the file at its path
+                self._db = ladybug.Database(str(self._erasable), buffer_pool_size=self._pool)
+                self._conn = ladybug.Connection(self._db)
+            return True
+
     def close(self) -> None:
         with self._lock:
             if self._closed:
@@ -539,6 +580,9 @@ class LadybugBackend(CypherBackend):
                 self._conn.close()
                 if self._owns_db:
                     self._db.close()
+                # Closed, so no page of the old file is written any more: rewrite it now.
+                if self._erasable is not None and erase.is_marked(self._erasable):
+                    erase.rewrite(self._erasable, self._pool)
             except RuntimeError as e:  # pragma: no cover - defensive
                 raise BackendError(f"closing the embedded database failed: {e}") from e
             finally:
