@@ -24,8 +24,8 @@ the current fact and not the stale one on an unmarked line) and whether addition
 alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md`,
 `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
-    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j] [--set dev|dev2|dev3|check|holdout]
-        [--paths remember,...] [--langs en,zh]
+    .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
+        [--set dev|dev2|dev3|check|holdout] [--paths remember,...] [--langs en,zh]
 """
 
 from __future__ import annotations
