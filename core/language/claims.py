@@ -62,23 +62,25 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     return tuple(out)
 
 
-def slot_words(slots: Iterable[str]) -> list[str]:
+def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
     """The keyword terms that stand for these slots in questions ("live", "home" for where
-    one lives), as stems: added to a fact's terms so that recall finds it in other words."""
+    one lives; 住, 家 in Chinese), as stems: added to a fact's terms so that recall finds it
+    in other words."""
     table = slot_table()["slots"]
     out: list[str] = []
     for slot in slots:
-        for word in table.get(slot.split(":", 1)[0], {}).get("query_words", ()):
+        spec = table.get(slot.split(":", 1)[0], {})
+        for word in (spec if language == "en" else spec.get(language, {})).get("query_words", ()):
             for term in content_terms(word):
                 if term not in out:
                     out.append(term)
     return out
 
 
-def claim_words(drafts: Sequence[ClaimDraft]) -> list[str]:
+def claim_words(drafts: Sequence[ClaimDraft], language: str = "en") -> list[str]:
     """`slot_words` of the claims' slots, then the categories of what they name ("bank" for
     "I'm with Monzo now", `topics.category_words`), as stems."""
-    out = slot_words(d.slot for d in drafts)
+    out = slot_words((d.slot for d in drafts), language)
     for word in category_words(k for d in drafts for k in d.keys):
         for term in content_terms(word):
             if term not in out:

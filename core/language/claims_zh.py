@@ -2,8 +2,12 @@
 
 A phrasing is text with `*` for a stretch of up to eight characters; the value is what `*`
 covers, else what follows the phrasing up to the clause's end (trailing particles dropped).
-The subject is read from the text before the phrasing (我/我们: the speaker; 他/她: a pronoun
-to resolve; a relative such as 我姐姐; else a name).
+When nothing follows the phrasing (我从蓝标辞职了, 王者我卸载了), the value is the object before
+it: after 从/和/跟/把, or a topic ahead of 我. A negation counts only as a word of its own (不抽,
+not 差不多). The subject is read from the text before the phrasing (`people.zh_subject`: 我/我们
+the speaker, 他/她 a pronoun to resolve, a relative such as 我姐姐, 我哥李强 the person 李强, a
+name); a clause that names no one is about the subject of the clause before it (Chinese drops
+a subject it has just said).
 """
 
 from __future__ import annotations
@@ -11,14 +15,19 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.normalise import normalise
+from bitemporal_core.language.people import zh_subject
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
-from bitemporal_core.language.topics import topic_claims_zh, topics, zh_terms
+from bitemporal_core.language.topics import topic_claims_zh, topics, verb_keys, zh_terms
 
 __all__ = ["claims_zh"]
 
 _CLAUSES = re.compile(r"[，,；;。！!？?\n]+|(?:但是|不过|所以|然后|而且)")
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _MAX_VALUE = 12
+_OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
+_TOPIC_BEFORE = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)[都也还就已经]*$")
 
 
 @cache
@@ -50,13 +59,15 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     then the topic rule's claims (`topics.py`)."""
     out = []
     clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+    last = ("speaker", "")
     for clause in clauses:
-        claim = _clause_claim(clause)
+        claim = _clause_claim(clause, last)
         if claim is not None:
             out.append(claim)
+            last = (claim.subject_kind, claim.subject)
     topic = topic_claims_zh(text, clauses, _topic_subject)
     first = next(iter((*out, *topic)), None)
-    who = (first.subject_kind, first.subject) if first else _topic_subject(text)
+    who = (first.subject_kind, first.subject) if first else _topic_subject(text) or last
     return (*out, *_about(text, who), *topic)
 
 
@@ -64,7 +75,7 @@ def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
     """A claim of the `about` slot: what the statement names (its character pairs), so that
     a later change of the same thing can retire it; its subject is `who` (that of the
     statement's first claim, else read from its start)."""
-    keys = tuple(sorted(zh_terms(text)))
+    keys = tuple(sorted(zh_terms(text) | verb_keys(tag_words(normalise(text)))))
     if not keys:
         return ()
     kind, subject = who
@@ -84,41 +95,37 @@ def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
     )
 
 
-def _topic_subject(before: str) -> tuple[str, str]:
+def _topic_subject(before: str) -> tuple[str, str] | None:
     """Who a clause is about, read from the text before its cue (or from its start): a
-    relative, a pronoun, a name only when that text is nothing but two or three characters
-    that are no function words, else the speaker."""
+    relative, a pronoun, the speaker, a name only when that text is nothing but two or three
+    characters that are no function words (or a relative's name), else None."""
     head = before.strip()
-    kind, subject = _subject(head)
-    if kind != "person":
-        return kind, subject
+    found = zh_subject(head)
+    if found is None or found[0] != "person":
+        return found
     stops = set(topics()["zh"]["stop_chars"])
-    if len(head) in (2, 3) and not set(head) & stops:
-        return kind, subject
-    return "speaker", ""
+    if (len(head) in (2, 3) and not set(head) & stops) or len(head) > len(found[1]):
+        return found
+    return None
 
 
-def _clause_claim(clause: str) -> ClaimDraft | None:
+def _clause_claim(clause: str, last: tuple[str, str]) -> ClaimDraft | None:
+    """The first phrasing's claim in a clause; `last` is the subject of the clause before."""
     for slot, regex, fixed, positive, star, source in _patterns():
         m = regex.search(clause)
         if m is None:
             continue
-        if fixed is not None:
-            value = fixed
-        elif star and m.groupdict().get("v"):
-            value = m.group("v")
-        else:
-            value = clause[m.end() :][:_MAX_VALUE]
-        value = value.strip().rstrip(_TAIL).strip() or value.strip()
+        before = clause[: m.start()]
+        value = _value(clause, m, fixed, star)
         spec = slot_table()["slots"][slot]
-        negated = positive and _cue("negation", clause[: m.start()] + clause[m.start() : m.end()])
-        kind, subject = _subject(clause[: m.start()])
+        negated = positive and _negated(clause, m.end())
+        kind, subject = zh_subject(_drop_object(before)) or last
         return ClaimDraft(
             subject_kind=kind,
             subject=subject,
             slot=slot,
             value=value,
-            keys=tuple(sorted({value})) if value else (),
+            keys=tuple(sorted({value} | zh_terms(value))) if value else (),
             positive=positive and not negated,
             single=spec["cardinality"] == "one",
             replacing=_cue("replacing", clause) or not positive or negated,
@@ -130,22 +137,30 @@ def _clause_claim(clause: str) -> ClaimDraft | None:
     return None
 
 
-def _subject(before: str) -> tuple[str, str]:
-    """Who the clause is about, from the text before its phrasing."""
-    subjects = slot_table()["subjects"]["zh"]
-    head = before.strip()
-    aliases = subjects["relation_aliases"]
-    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
-        if relation in head:
-            return "relation", aliases.get(relation, relation)
-    for word in subjects["third"]:
-        if head.startswith(word) or head == word:
-            return "pronoun", word
-    for word in subjects["speaker"]:
-        if head.startswith(word):
-            return "speaker", ""
-    name = re.match(r"[\u3400-\u9fff]{2,3}", head)
-    starts = subjects["surnames"] + subjects["name_prefixes"]
-    if name and len(head) <= 4 and head[0] in starts:  # "婚礼改到" is no one's name
-        return "person", name.group(0)
-    return "speaker", ""
+def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
+    """A phrasing's value: its fixed value, what `*` covers, what follows it, else the object
+    said before it (从蓝标辞职, 和陈浩分手, 王者我卸载了)."""
+    if fixed is not None:
+        return fixed
+    star_value = m.group("v") if star and m.groupdict().get("v") else ""
+    value = star_value or clause[m.end() :][:_MAX_VALUE]
+    value = value.strip().rstrip(_TAIL).strip() or value.strip()
+    if value.strip(_TAIL):
+        return value
+    before = clause[: m.start()]
+    found = _OBJECT_BEFORE.search(before) or _TOPIC_BEFORE.search(before)
+    return found.group("v").strip() if found else value
+
+
+def _drop_object(before: str) -> str:
+    """The text before a phrasing without an object put ahead of the speaker (王者我卸载了:
+    我), so that the object is not read as someone's name."""
+    found = _TOPIC_BEFORE.search(before)
+    return before[found.end("v") :] if found else before
+
+
+def _negated(clause: str, end: int) -> bool:
+    """A negation word (不, 没, 不再...) before `end`, as a word of its own: 差不多, 不错 or 不少
+    negate nothing."""
+    cues = set(slot_table()["cues"]["zh"]["negation"])
+    return any(w.norm in cues for w in tag_words(normalise(clause)) if w.start < end)

@@ -2,18 +2,23 @@
 capitalised ordinary words even where the tagger mistakes a rare name), relatives ("my
 sister"), honorifics ("Mrs Patel"), possessives ("Jake's number"), and the speaker in
 "Sam and I". The word lists are the slot table's `subjects` (`data/slots.json`).
+Chinese subjects are read from the text before a phrasing (`zh_subject`): a relative named
+right after the relation word (我哥李强) is that person, so that a later 李强 is the same one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
+from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of"]
+__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of", "zh_subject"]
 
 _NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
 _NAME_TAGS = frozenset({"PROPN", "NOUN", "ADV", "ADJ", "VERB", "X", "INTJ"})
@@ -179,3 +184,65 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     if found is not None:
         return "person", found[0]
     return "relation", tokens[i].text.lower()
+
+
+_ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
+
+
+def zh_subject(before: str) -> tuple[str, str] | None:
+    """Who a Chinese clause is about, from the text before its phrasing, or None when it
+    names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
+    李强, as "my brother Tom"), someone of a relative's (我儿子的同桌), a pronoun to resolve,
+    a short name, or the speaker (我 in the text: 现在我的领导; 我和陈浩). Text that starts with
+    跟/和 (with) names a companion, not the subject: None."""
+    subjects = slot_table()["subjects"]["zh"]
+    head = before.strip()
+    if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
+        return None
+    if any(
+        head.startswith(w) and head[len(w) : len(w) + 1] in subjects["with"]
+        for w in subjects["speaker"]
+    ):
+        return "speaker", ""  # 我和陈浩分手了
+    aliases = subjects["relation_aliases"]
+    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
+        at = head.find(relation)
+        if at >= 0:
+            rest = head[at + len(relation) :]
+            name = _zh_name(rest)
+            if name:
+                return "person", name
+            owned = _zh_owned(rest)
+            if owned:  # 我儿子的同桌: someone of the relative's, not the relative
+                return "person", relation + "的" + owned
+            return "relation", aliases.get(relation, relation)
+    for word in subjects["third"]:
+        if head.startswith(word) or head == word:
+            return "pronoun", word
+    starts = subjects["surnames"] + subjects["name_prefixes"]
+    short = _ZH_NAME.match(head)
+    if short and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
+        return "person", short.group(0)  # "婚礼改到" is no one's name
+    if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
+        return "speaker", ""
+    return None
+
+
+def _zh_owned(text: str) -> str:
+    """The relation word after 的 at the start of `text` (的同桌 -> 同桌; not 的钢琴老师, a
+    relative's thing), else ""."""
+    relations = slot_table()["subjects"]["zh"]["relations"]
+    rest = text[1:] if text.startswith("的") else ""
+    return next((r for r in sorted(relations, key=len, reverse=True) if rest.startswith(r)), "")
+
+
+def _zh_name(text: str) -> str:
+    """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
+    surname), else ""."""
+    subjects = slot_table()["subjects"]["zh"]
+    words = tag_words(normalise(text)) if text else []
+    if not words or not _ZH_NAME.fullmatch(words[0].norm):
+        return ""
+    first = words[0].norm
+    prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
+    return text[: words[0].end] if words[0].tag.startswith("nr") or prefixed else ""

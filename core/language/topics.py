@@ -21,6 +21,8 @@ from typing import Any
 
 from bitemporal_core.language.claims_en import clauses, ended_for, keys_of, norm
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.extract.chinese import Word, tag_words
+from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import mentioned, named_subject
 from bitemporal_core.language.slots import ClaimDraft
 
@@ -31,6 +33,7 @@ __all__ = [
     "topic_claims_zh",
     "topic_terms",
     "topics",
+    "verb_keys",
     "zh_terms",
 ]
 
@@ -40,6 +43,9 @@ TOPIC = "topic"
 _NOUNS = frozenset({"NOUN", "PROPN"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+VERB = "v:"
+"""The prefix of a Chinese verb key: what one does with a thing (喝, 玩, 睡), a topic of its own."""
+_MEASURED = re.compile(r"(.)[一两几半][\u3400-\u9fff]?$")  # 喝一杯 -> 喝
 
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our", "ours"})
@@ -201,22 +207,49 @@ def _blocked_zh(text: str) -> bool:
 
 
 def topic_claims_zh(
-    text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str]]
+    text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str] | None]
 ) -> tuple[ClaimDraft, ...]:
     """The topic claims of a Chinese statement: one per clause holding a `change` cue and
-    naming something (`subject` reads who a clause is about from the text before the cue)."""
+    naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡);
+    what the clauses before it named counts as named by it (余额宝收益太低，我把钱转到...).
+    `subject` reads who a clause is about from the text before the cue; a clause naming no
+    one is about the subject of the change before (else the speaker's)."""
     if _blocked_zh(text):
         return ()
     out = []
+    last = ("speaker", "")
+    setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     for clause in clauses_zh:
         cue = _zh_cue(topics()["zh"]["change"], clause)
-        keys = tuple(sorted(zh_terms(clause)))
-        if not cue or not keys:
+        if not cue:
+            setup |= zh_terms(clause)
             continue
         at = clause.find(cue.split("*", 1)[0])
-        kind, name = subject(clause[:at])
-        out.append(_draft(kind, name, clause, keys, cue))
+        after = [w for w in tag_words(normalise(clause)) if w.end > at]
+        keys = tuple(sorted(zh_terms(clause) | verb_keys(after) | setup))
+        last, setup = subject(clause[:at]) or last, set()
+        if keys:
+            out.append(_draft(*last, clause, keys, cue))
     return tuple(out)
+
+
+def verb_keys(words: Iterable[Word]) -> set[str]:
+    """The verbs of these words as topic keys (`VERB` + the verb): a change prefix dropped
+    or a negation (改喝 -> 喝, 不去 -> 去), a measured verb cut to its verb (喝一杯 -> 喝); light
+    verbs (是, 有, 在, 要...) and complements (成, 掉) are no topic."""
+    spec = topics()["zh"]
+    out = set()
+    for w in words:
+        if w.tag != "v":
+            continue
+        verb = w.norm
+        if len(verb) > 1 and verb[0] in spec["verb_prefixes"]:
+            verb = verb[1:]
+        measured = _MEASURED.fullmatch(verb)
+        verb = measured.group(1) if measured else verb
+        if verb not in spec["light_verbs"] and _CJK.fullmatch(verb):
+            out.add(VERB + verb)
+    return out
 
 
 def zh_terms(text: str) -> set[str]:
@@ -247,7 +280,9 @@ def topic_terms(words: Iterable[str]) -> set[str]:
     out: set[str] = set()
     family, stops = _family(), _stops()
     for word in words:
-        if _CJK.search(word):
+        if word.startswith(VERB):
+            out.add(word)
+        elif _CJK.search(word):
             out |= zh_terms(word)
         elif word and word not in stops:
             out.add(family.get(word, word))

@@ -141,3 +141,21 @@ def test_parallel_import_of_chinese_equals_in_process(store: MemoryStore) -> Non
     assert store.concepts("p1") and {c.key for c in store.concepts("p1")} == {
         c.key for c in store.concepts("p2")
     }
+
+
+def test_a_chinese_change_about_a_relative_named_once_retires_the_old_fact(
+    store: MemoryStore,
+) -> None:
+    old = store.remember("我哥李强在南京的一家银行上班。", namespace="r", at=T0)[0]
+    store.remember("今天下雨了，地铁上好挤。", namespace="r", at=T0 + timedelta(hours=1))
+    new = store.remember("李强跳槽了，现在在一家券商。", namespace="r", at=T0 + timedelta(days=1))
+    current = {f.text for f in store.snapshot("r")}
+    assert old.text not in current and new[0].text in current
+    assert store.history(old.id).superseded_by
+
+
+def test_a_pet_is_found_by_its_kind_of_animal(store: MemoryStore) -> None:
+    _remember_conversation(store, "pet")
+    store.remember("我领养了一只金毛，叫可乐。", namespace="pet", at=T0 + timedelta(days=2))
+    top = [h.fact.text for h in store.recall("我家的狗叫什么名字？", namespace="pet", k=3)]
+    assert "我领养了一只金毛，叫可乐。" in top

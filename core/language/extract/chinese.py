@@ -371,7 +371,8 @@ def chinese_terms(text: str) -> list[str]:
     """The keyword terms of a text holding Han characters: its content words (not
     punctuation, particles, pronouns or the stop words of `_zh_lexicon`), keyed as concepts
     are, each word of three or more characters followed by the dictionary words inside it
-    (火锅店 -> 火锅店, 火锅: a question about 火锅 finds it); English words as in English.
+    (火锅店 -> 火锅店, 火锅: a question about 火锅 finds it), each two-character word followed
+    by the one-character noun it is built on (橘猫 -> 橘猫, 猫); English words as in English.
     Character bigrams of Han runs without rjieba."""
     seg = segmenter()
     terms: list[str] = []
@@ -386,4 +387,21 @@ def chinese_terms(text: str) -> list[str]:
                 terms.append(key)
                 if len(w.norm) > 2 and has_han(w.norm):
                     terms += [p for p in seg.parts(w.norm) if p not in lex.STOPWORDS]
+                elif len(w.norm) == 2:
+                    terms += _noun_inside(w.norm, w.tag)
     return terms
+
+
+@functools.lru_cache(maxsize=4096)
+def _noun_inside(word: str, tag: str) -> tuple[str, ...]:
+    """The one-character noun a two-character word is built on, as a term of its own: the
+    head of a compound noun (橘猫 -> 猫, 奶茶 -> 茶), or the subject glued to a verb (猫叫 ->
+    猫), so that 我的猫叫什么名字 finds 我养了一只橘猫."""
+    seg = segmenter()
+    if not isinstance(seg, _Segmenter):
+        return ()
+    if tag.startswith("n") and seg.tag(word[1]) == [(word[1], "n")]:
+        return (word[1],)
+    if tag == "v" and seg.tag(word[0]) == [(word[0], "n")] and seg.tag(word[1])[0][1] == "v":
+        return (word[0],)
+    return ()

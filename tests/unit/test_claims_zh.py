@@ -1,0 +1,81 @@
+"""Chinese claims and the Chinese topic rule: negation as a word, the object before a
+phrasing as its value, a relative named once (我哥李强) as that person, what one now does as a
+topic (改喝), change verbs as data; and the Chinese keyword terms recall finds facts by."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core.language.claims import slot_words
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.extract.multilingual import content_terms
+from bitemporal_core.language.people import zh_subject
+from tests.unit.test_topics import retired
+
+
+def _slot(text: str, slot: str) -> tuple[str, str, str, bool]:
+    (claim,) = [c for c in claims_zh(text) if c.slot == slot]
+    return claim.subject_kind, claim.subject, claim.value, claim.positive
+
+
+def test_negation_counts_only_as_a_word_of_its_own() -> None:
+    assert _slot("我一天抽差不多半包烟。", "smoking")[3] is True
+    assert _slot("我现在不抽烟了。", "smoking")[3] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我上周从字节辞职了。", "employer", "字节"),
+        ("我跟小美分手了。", "relationship", "小美"),
+    ],
+)
+def test_the_object_before_a_phrasing_is_its_value(text: str, slot: str, value: str) -> None:
+    assert _slot(text, slot) == ("speaker", "", value, False)
+
+
+@pytest.mark.parametrize(
+    ("head", "who"),
+    [
+        ("我哥李强", ("person", "李强")),
+        ("我同事小张", ("person", "小张")),
+        ("我哥", ("relation", "哥哥")),
+        ("现在我的领导", ("speaker", "")),
+        ("李强的老婆", ("relation", "老婆")),
+        ("婚礼", None),
+    ],
+)
+def test_chinese_subjects(head: str, who: tuple[str, str] | None) -> None:
+    assert zh_subject(head) == who
+
+
+def test_a_relative_named_once_is_that_person_later() -> None:
+    assert _slot("我哥李强住在南京。", "residence")[:2] == ("person", "李强")
+    assert retired("我哥李强住在南京。", "今天好冷。", "李强搬到苏州了。") == [0]
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (("我每天晚上喝一杯红酒。", "我现在晚上改喝牛奶了。"), [0]),  # 喝 is the topic
+        (("我一般凌晨一点才睡。", "我调了作息，现在十一点就睡。"), [0]),
+        (("我追剧用的是优酷。", "优酷我退订了。"), [0]),  # a change verb, the object first
+        (("我爸每天吃一片阿司匹林。", "医生给我爸换了药，现在吃别的。"), [0]),  # same subject
+        (("我每天晚上喝一杯红酒。", "我周末也喝点啤酒。"), []),  # an addition
+        (("我每天晚上喝一杯红酒。", "我老公现在改喝牛奶了。"), []),  # someone else
+        (("我每天晚上喝一杯红酒。", "如果医生不让，我可能就改喝茶了。"), []),  # a wish
+    ],
+)
+def test_chinese_topic_changes(lines: tuple[str, ...], expected: list[int]) -> None:
+    assert retired(*lines) == expected
+
+
+def test_a_two_character_word_gives_the_noun_it_is_built_on() -> None:
+    assert "猫" in content_terms("我养了一只橘猫。")
+    assert "猫" in content_terms("我的猫叫什么名字？")
+    assert "司" not in content_terms("我在哪家公司上班？")
+
+
+def test_slot_query_words_by_language() -> None:
+    assert {"上班", "公司"} <= set(slot_words(["employer"], "zh"))
+    assert "work" in slot_words(["employer"]) and "上班" not in slot_words(["employer"])
