@@ -204,11 +204,13 @@ LOCK_FACT_NAMESPACE = (
 UNLOCK_NAMESPACE = "MATCH (n:Namespace {name: $ns}) REMOVE n._lock"
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
+# A refresh closes the pair's current edge of the type and records a new one (as-of reads).
 WRITE_INFERRED = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
-    " MERGE (a)-[e:INFERRED {type: r.type}]->(b)"
-    " SET e.confidence = r.confidence, e.provenance = r.provenance, e.recorded_at = $at"
-    " RETURN count(e)"
+    " OPTIONAL MATCH (a)-[old:INFERRED {type: r.type}]->(b) WHERE old.superseded_at IS NULL"
+    " SET old.superseded_at = $at WITH DISTINCT a, b, r"
+    " CREATE (a)-[e:INFERRED {type: r.type, confidence: r.confidence,"
+    " provenance: r.provenance, recorded_at: $at}]->(b) RETURN count(e)"
 )
 
 
