@@ -86,10 +86,14 @@ def test_a_past_basis_in_the_middle_of_a_history_is_stable(store: MemoryStore) -
     assert read_all(store, basis) == before
 
 
+def _edge(src: str, dst: str, confidence: float) -> InferredEdge:
+    return InferredEdge(src=src, dst=dst, type="NEAR", confidence=confidence, provenance="rule:t")
+
+
 def test_inferred_edges_written_later_do_not_change_a_past_read(store: MemoryStore) -> None:
     store.remember("Alice likes coffee.", namespace=NS, at=_at(0))
     store.remember("Bob plants a garden.", namespace=NS, at=_at(1))
-    edge = InferredEdge(src="coffe", dst="garden", type="NEAR", confidence=0.9, provenance="rule:t")
+    edge = _edge("coffe", "garden", 0.9)
     store.backend.write_inferred(NS, [edge], _at(2))
     basis = Basis(valid_at=_at(3), known_at=_at(3))
     before = read_all(store, basis)

@@ -8,10 +8,12 @@ and their RELATED edges, each concept's mentions, inferred edges, and the embedd
 first vector search). A read at a `known_at` before the namespace's latest write is computed as
 of then: each concept's t_index from the t_indexes its mentions moved it to (`touches`), each
 pair's strength from its RELATED increments up to then (`steps`), BM25 statistics from the
-versions recorded by then; reads at or after the latest write use the running totals. A namespace is read from the database on its first recall (about a second at
-100k facts) and then changed by each committed write with the rows that write stored; writes it
-does not follow (forget, archive, inferred edges) drop it, to be read again. Fact rows still
-come from the database, by id. The process is the database's only writer (LadybugDB locks the
+versions recorded by then; reads at or after the latest write use the running totals.
+
+A namespace is read from the database on its first recall (about a second at 100k facts) and
+then changed by each committed write with the rows that write stored; writes it does not follow
+(forget, archive, inferred edges) drop it, to be read again. Fact rows still come from the
+database, by id. The process is the database's only writer (LadybugDB locks the
 file), as the namespace clocks cached by the engine already assume.
 """
 
