@@ -458,6 +458,8 @@ class CypherBackend:
             return 0
         versions, concepts, terms, messages, namespace, claims, entities, texts = rows[0]
         self._forgetting(run, fact_id, namespace)
+        (n, length), *_ = run(c.FACT_SIZE, {"id": fact_id})
+        run(c.UNCOUNT_VERSIONS, {"ns": namespace, "n": int(n), "length": int(length or 0)})
         if live_claims := [i for i in claims if i is not None]:
             run(c.FORGET_CLAIMS, {"ids": live_claims})
         live = [i for i in concepts if i is not None]

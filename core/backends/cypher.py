@@ -18,6 +18,7 @@ __all__ = [
     "CLOSE_VERSIONS",
     "CONCEPTS_OF_NAMESPACE",
     "DELETE_MESSAGES_BY_ID",
+    "FACT_SIZE",
     "FORGET_CLAIMS",
     "FORGET_FACT",
     "FORGET_NS_NODE",
@@ -29,6 +30,7 @@ __all__ = [
     "RECORD_USE",
     "SET_EMBEDDINGS",
     "SET_RECENT",
+    "UNCOUNT_VERSIONS",
     "UNDO_FACT_LINKS",
     "UNDO_LINKS",
     "VISIBLE",
@@ -94,6 +96,12 @@ FORGET_CLAIMS = "UNWIND $ids AS id MATCH (c:Claim {id: id}) DETACH DELETE c"
 FORGET_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id}) DETACH DELETE v"
 FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
 FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
+# A forgotten lineage leaves the namespace's document counts (BM25 statistics, as-of reads).
+FACT_SIZE = "MATCH (f:Fact {id: $id})<-[:VERSION_OF]-(v:Version) RETURN count(v), sum(v.length)"
+UNCOUNT_VERSIONS = (
+    "MATCH (n:Namespace {name: $ns}) SET n.n_versions = n.n_versions - $n,"
+    " n.total_length = n.total_length - $length"
+)
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
 RECORD_USE = (
