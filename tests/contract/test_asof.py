@@ -86,6 +86,19 @@ def test_a_past_basis_in_the_middle_of_a_history_is_stable(store: MemoryStore) -
     assert read_all(store, basis) == before
 
 
+def test_forgetting_a_fact_learned_later_leaves_an_earlier_read_as_it_was(
+    store: MemoryStore,
+) -> None:
+    store.remember("Alice likes coffee.", namespace=NS, at=_at(0))
+    store.remember("Alice likes tea.", namespace=NS, at=_at(1))
+    basis = Basis(valid_at=_at(2), known_at=_at(2))
+    before = read_all(store, basis)
+    later = store.remember("Bob drinks coffee with Alice.", namespace=NS, at=_at(3))[0]
+    store.remember("Carol drinks tea.", namespace=NS, at=_at(4))
+    store.forget(fact=later.id)  # its versions leave the document counts too
+    assert read_all(store, basis) == before
+
+
 def _edge(src: str, dst: str, confidence: float) -> InferredEdge:
     return InferredEdge(src=src, dst=dst, type="NEAR", confidence=confidence, provenance="rule:t")
 
