@@ -8,6 +8,7 @@ must be refused at once (the length check comes before any other pass).
 
     .venv/bin/python benchmarks/bench_adversarial.py            # every shape, sizes up to 98 KB
     .venv/bin/python benchmarks/bench_adversarial.py --quick    # sizes up to 16 KB
+    .venv/bin/python benchmarks/bench_adversarial.py --shapes words,dates
 
 A number, never a test: the unit tests check that a bounded path is taken (tests/unit).
 """
@@ -44,14 +45,15 @@ def _timed(work: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _stages(store: MemoryStore, text: str) -> dict[str, float]:
-    """The whole `remember`, then its analysis stages as `remember` runs them: the tagger
+def _stages(store: MemoryStore, text: str, namespace: str) -> dict[str, float]:
+    """The whole `remember` (into a namespace of its own, so that only the input's length
+    changes between sizes), then its analysis stages as `remember` runs them: the tagger
     (spaCy's pipeline) over the text, the worthiness rules and the claim rules over each
     sentence, and the time resolver over the text."""
     extractor, resolver = store.services.analyser.extractor, default_resolver()
     sentences = extractor.sentences(text)
     return {
-        "remember": _timed(lambda: store.remember(text, namespace="bench")),
+        "remember": _timed(lambda: store.remember(text, namespace=namespace)),
         "tagger": _timed(lambda: extractor.sentences(text)),
         "worth": _timed(lambda: [category(s.text, s.tokens) for s in sentences]),
         "claims": _timed(lambda: [claims_of(s.text, s.tokens) for s in sentences]),
@@ -63,16 +65,20 @@ def main() -> None:
     """Print one table per input shape and the refusal times of over-long inputs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sizes up to 16 KB")
-    sizes = QUICK if parser.parse_args().quick else SIZES
+    parser.add_argument("--shapes", default=",".join(SHAPES), help="comma-separated shapes")
+    args = parser.parse_args()
+    sizes, shapes = QUICK if args.quick else SIZES, args.shapes.split(",")
     store = MemoryStore.embedded(None)
     store.remember("Warm up: I live in Lyon.", namespace="warm")
     print(f"{store.describe()}\n")
-    for name, make in SHAPES.items():
+    for index, name in enumerate(shapes):
+        make = SHAPES[name]
         print(f"{name}: seconds (ratio to the previous size)")
-        print(f"{'chars':>8} " + " ".join(f"{s:>16}" for s in _stages(store, make(100))))
+        header = _stages(store, make(100), "warm")
+        print(f"{'chars':>8} " + " ".join(f"{s:>16}" for s in header))
         before: dict[str, float] = {}
         for n in sizes:
-            times = _stages(store, make(n))
+            times = _stages(store, make(n), f"bench-{index}-{n}")
             cells = []
             for stage, secs in times.items():
                 ratio = f"({secs / before[stage]:.1f}x)" if before.get(stage) else ""

@@ -13,6 +13,8 @@ users' data in the same file). Every message carries a message id as adapters se
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
 (p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
 first recall of a fresh process (`first-recall`, run as a child), peak RSS, disk, the load.
+`--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
+latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.
 """
 
@@ -43,13 +45,48 @@ def msg_id(rng: random.Random) -> str:
     return "msg-" + uuid.UUID(int=rng.getrandbits(128)).hex
 
 
-def open_store(args: argparse.Namespace) -> Any:
+def open_store(args: argparse.Namespace, embedder: Any = None) -> Any:
     from bitemporal_core import MemoryStore
 
+    options = {} if embedder is None else {"embedder": embedder}
     if args.engine == "ladybug":
-        return MemoryStore.embedded(args.store)
+        return MemoryStore.embedded(args.store, **options)
     auth = ("neo4j", os.environ.get("NEO4J_PASSWORD", "bitemporal-test"))
-    return MemoryStore.neo4j(args.neo4j_uri, auth=auth)
+    return MemoryStore.neo4j(args.neo4j_uri, auth=auth, **options)
+
+
+def make_embedder(name: str) -> Any:
+    """The library embedder called `name` (`--embedder`), or None for "none"."""
+    if name == "none":
+        return None
+    from bitemporal_core.providers import embeddings
+
+    return {"minilm": embeddings.MiniLMEmbedder, "e5": embeddings.E5Embedder}[name]()
+
+
+class QueryCache:
+    """An embedder whose query vectors are computed before the timed recalls, so a recall's
+    latency excludes embedding its query (the issue's "query embedding excluded")."""
+
+    def __init__(self, inner: Any, queries: list[str]) -> None:
+        self.inner, t0 = inner, time.perf_counter()
+        self.vectors = {q: inner.embed_query(q) for q in queries}
+        self.query_ms = (time.perf_counter() - t0) * 1000 / max(1, len(queries))
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    @property
+    def dim(self) -> int | None:
+        return self.inner.dim
+
+    def embed(self, texts: Any) -> list[list[float]]:
+        return self.inner.embed(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        cached = self.vectors.get(text)
+        return self.inner.embed_query(text) if cached is None else cached
 
 
 def items(stream: list[Json], rng: random.Random, shift: timedelta) -> list[Json]:
@@ -71,7 +108,8 @@ def build(args: argparse.Namespace) -> None:
     Every item has a seeded message id, so building a larger store on a copy of a smaller one
     skips what it holds (remembering is idempotent by message id) and adds the rest."""
     stream, _ = load_data()
-    store, rng, facts, t0 = open_store(args), random.Random(17), 0, time.monotonic()
+    store, rng = open_store(args, make_embedder(args.embedder)), random.Random(17)
+    facts, t0 = 0, time.monotonic()
     plan: list[tuple[str, list[Json]]] = [(BIG, stream[: args.big_msgs])]
     for n in range(1, 10_000):
         start = (n * 7_919 * TENANT_MSGS) % (len(stream) - TENANT_MSGS)
@@ -123,7 +161,7 @@ def recalls(store: Any, namespace: str, queries: list[str]) -> Json:
 def first_recall(args: argparse.Namespace) -> None:
     """In this fresh process: open the store, then time its first recall (and the second)."""
     t0 = time.perf_counter()
-    store = open_store(args)
+    store = open_store(args, make_embedder(args.embedder))
     opened = time.perf_counter()
     _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
     _, second = timed(store.recall, args.query + " today", namespace=args.namespace, k=10)
@@ -134,7 +172,7 @@ def first_recall(args: argparse.Namespace) -> None:
 
 def child_first_recall(args: argparse.Namespace, namespace: str, query: str) -> Json:
     cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
-    cmd += [args.store, "--namespace", namespace, "--query", query]
+    cmd += [args.store, "--namespace", namespace, "--query", query, "--embedder", args.embedder]
     if args.neo4j_uri:
         cmd += ["--neo4j-uri", args.neo4j_uri]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -150,7 +188,11 @@ def measure(args: argparse.Namespace) -> None:
     row["build"] = json.loads(build_info.read_text()) if build_info.exists() else None
     row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
     row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
-    store, rng = open_store(args), random.Random(99)
+    embedder = make_embedder(args.embedder)
+    if embedder is not None:
+        embedder = QueryCache(embedder, queries)
+        row["embedder"], row["query_embed_ms"] = embedder.name, embedder.query_ms
+    store, rng = open_store(args, embedder), random.Random(99)
     row["namespaces"] = len(store.namespaces())
     row["recall_big"] = recalls(store, BIG, queries)
     row["recall_tenant"] = recalls(store, "t0001", queries[: max(25, len(queries) // 4)])
@@ -182,6 +224,7 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=200, help="single remembers per length")
     ap.add_argument("--namespace", default=BIG)
     ap.add_argument("--query", default="")
+    ap.add_argument("--embedder", default="none", choices=("none", "minilm", "e5"))
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()
     {"build": build, "measure": measure, "first-recall": first_recall}[args.command](args)

@@ -6,10 +6,12 @@ __all__ = [
     "BackendError",
     "BitemporalError",
     "ConfigurationError",
+    "EmbeddingMismatch",
     "ExtractorUnavailable",
     "FutureTime",
     "InvalidInput",
     "InvalidInterval",
+    "MessageConflict",
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
@@ -56,6 +58,13 @@ class SupersededFact(InvalidInput):
     kind = "superseded_fact"
 
 
+class MessageConflict(InvalidInput):
+    """A message id already names another message (other text, session or role) in the
+    namespace; the stored message is kept unchanged."""
+
+    kind = "message_conflict"
+
+
 class TimeRegression(BitemporalError):
     """An explicit transaction time is earlier than the namespace's latest transaction time."""
 
@@ -96,3 +105,11 @@ class BackendError(BitemporalError):
     """The storage engine failed (connection, transaction, schema)."""
 
     kind = "backend"
+
+
+class EmbeddingMismatch(ConfigurationError, InvalidInput):
+    """Vectors of another length than expected: an embedder whose dimension changed, a batch
+    of unequal lengths, or a namespace whose dimension (fixed at its first embedded write)
+    differs from the embedder's. Nothing is written."""
+
+    kind = "embedding_mismatch"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bitemporal_core.backends import cypher as c
+from bitemporal_core.backends.merge import check_dim
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import WIDTH, fact_from_row, scoped
 from bitemporal_core.common.times import END_OF_TIME
@@ -35,6 +36,7 @@ __all__ = [
     "abstract_rows",
     "claim_rows",
     "entity_rows",
+    "fix_dim",
     "formation_writes",
     "inferred_rows",
     "link_rows",
@@ -48,6 +50,18 @@ Run = Callable[[str, dict[str, Any]], Rows]
 def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
     """The ABSTRACTS links of some batches as statement rows."""
     return [{"a": a, "b": b} for batch in batches for a, b in batch.abstracts]
+
+
+def fix_dim(run: Run, namespace: str, dim: int | None) -> None:
+    """Inside a write transaction holding the namespace: refuse embeddings of another
+    dimension than the namespace's, or fix it at this first embedded write."""
+    if dim is None:
+        return
+    rows = run(c.NAMESPACE_DIM, {"ns": namespace})
+    stored = rows[0][0] if rows else None
+    check_dim(namespace, None if stored is None else int(stored), dim, "write")
+    if stored is None:
+        run(c.SET_NAMESPACE_DIM, {"ns": namespace, "dim": dim})
 
 
 def inferred_rows(namespace: str, edges: Sequence[InferredEdge]) -> list[dict[str, Any]]:
@@ -394,6 +408,10 @@ class CypherBackend:
         return sorted(seen.values(), key=lambda e: (-e.confidence, e.src, e.dst, e.type))
 
     # --- message log ------------------------------------------------------------------------
+    def message(self, namespace: str, msg_id: str) -> Message | None:
+        rows = self._read(self._s.MESSAGE_BY_ID, {"id": scoped(namespace, msg_id)})
+        return self._message(rows[0]) if rows else None
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         params: dict[str, Any] = {"ns": namespace}
         if session is not None:
@@ -406,18 +424,13 @@ class CypherBackend:
         else:  # the last `limit`, read newest first without reading the others
             chosen = self._s.MESSAGES_LAST_ALL if session is None else self._s.MESSAGES_LAST_SESSION
             rows = self._read(chosen, {**params, "limit": limit})[::-1]
-        return [
-            Message(
-                id=r[0],
-                namespace=r[1],
-                session=r[2],
-                role=r[3],
-                text=r[4],
-                at=self._when(r[5]),
-                seq=int(r[6]),
-            )
-            for r in rows
-        ]
+        return [self._message(r) for r in rows]
+
+    def _message(self, r: Sequence[Any]) -> Message:
+        at = self._when(r[5])
+        return Message(
+            id=r[0], namespace=r[1], session=r[2], role=r[3], text=r[4], at=at, seq=int(r[6])
+        )
 
     def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
         engine_ids = [scoped(namespace, i) for i in ids]
@@ -448,6 +461,10 @@ class CypherBackend:
         return int(rows[0][0]) if rows else 0
 
     # --- erasure of one lineage -------------------------------------------------------------
+    def compact(self) -> bool:
+        """A server's files are its own to reclaim: nothing to rewrite from here."""
+        return False
+
     def forget_fact(self, fact_id: str) -> int:
         return self._in_write(lambda run: self._forget_fact(run, fact_id))
 

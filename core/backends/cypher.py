@@ -64,6 +64,9 @@ CLOSE_VERSIONS = (
     " SET v.superseded_at = r.at RETURN count(v)"
 )
 SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
+# A namespace's embedding dimension, fixed by its first write that carries embeddings.
+NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) RETURN n.embedding_dim"
+SET_NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) SET n.embedding_dim = $dim"
 WRITE_SUMMARIES = (
     "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) CREATE (s:Summary {id: r.id,"
     " namespace: $ns, key: r.key, text: r.text, recorded_at: r.at, superseded_at: $eot})"
@@ -297,6 +300,7 @@ class Statements:
         of_ns = "MATCH (m:Message) WHERE m.namespace = $ns" + seq
         self.MESSAGES_ALL = of_ns + columns + " ORDER BY m.seq"
         self.MESSAGES_SESSION = of_ns + " AND m.session = $session" + columns + " ORDER BY m.seq"
+        self.MESSAGE_BY_ID = "MATCH (m:Message {id: $id})" + columns
         # The last `$limit` messages, newest first (what a new statement is said after).
         self.MESSAGES_LAST_ALL = self.MESSAGES_ALL + " DESC LIMIT $limit"
         self.MESSAGES_LAST_SESSION = self.MESSAGES_SESSION + " DESC LIMIT $limit"

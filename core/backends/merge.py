@@ -7,6 +7,7 @@ one after another.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -14,10 +15,12 @@ from typing import Any
 from bitemporal_core.backends.port import NewMessage, NewVersion, WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
 from bitemporal_core.common.times import END_OF_TIME
-from bitemporal_core.errors import NotCurrent, TimeRegression
+from bitemporal_core.errors import EmbeddingMismatch, NotCurrent, TimeRegression
 
 __all__ = [
+    "batch_dim",
     "check_closes",
+    "check_dim",
     "concept_rows",
     "mention_rows",
     "message_row",
@@ -153,3 +156,28 @@ def vector_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
         for v in b.versions
         if v.embedding is not None
     ]
+
+
+def batch_dim(batches: Sequence[WriteBatch]) -> int | None:
+    """The one length of the chunk's embeddings (None when it has none), checked before any
+    statement runs: vectors of unequal lengths, empty or non-finite ones are refused."""
+    dims = set()
+    for b in batches:
+        for v in b.versions:
+            if v.embedding is None:
+                continue
+            if not v.embedding or not all(math.isfinite(x) for x in v.embedding):
+                raise EmbeddingMismatch("an embedding is empty or holds a NaN or infinite value")
+            dims.add(len(v.embedding))
+    if len(dims) > 1:
+        raise EmbeddingMismatch(f"embeddings of mixed dimensions in one write: {sorted(dims)}")
+    return dims.pop() if dims else None
+
+
+def check_dim(namespace: str, stored: int | None, dim: int, what: str) -> None:
+    """Refuses vectors of `dim` dimensions in a namespace fixed at `stored` (None: not yet)."""
+    if stored is not None and stored != dim:
+        raise EmbeddingMismatch(
+            f"namespace {namespace!r} holds {stored}-d embeddings; this {what} has {dim}-d"
+            " vectors (use the embedder the namespace was written with, or another namespace)"
+        )

@@ -316,6 +316,10 @@ class RecallReads(Protocol):
 class MessageLog(Protocol):
     """Raw messages per namespace and session, and the facts remembered from them."""
 
+    def message(self, namespace: str, msg_id: str) -> Message | None:
+        """The stored message of a namespace with this id, if any."""
+        ...
+
     def messages(self, namespace: str, session: str | None, limit: int | None) -> list[Message]:
         """Stored messages of a namespace (and session, if given), oldest first."""
         ...
@@ -345,6 +349,11 @@ class Erasure(Protocol):
 
     def forget_fact(self, fact_id: str) -> int:
         """Physically delete a lineage, its orphaned message, concepts and terms."""
+        ...
+
+    def compact(self) -> bool:
+        """Rewrite the engine's files without what deletions left in them, if the engine can
+        (the embedded one); return whether anything was rewritten."""
         ...
 
 

@@ -245,13 +245,18 @@ def _closing_tools(t: _Tools) -> list[ToolFunction]:
         namespace: namespace_arg = "default",
     ) -> dict[str, Any]:
         """Delete for good (unlike retract, nothing remains): one fact with every version, or
-        with all_memories=true everything the namespace holds."""
+        with all_memories=true everything the namespace holds. The server stays open, so the
+        embedded store's file is rewritten at once (`erased_on_disk`)."""
         if (fact_id is None) == (not all_memories):
             raise InvalidInput("forget needs either fact_id, or all_memories=true (not both)")
         if fact_id is not None:
-            return {"fact_id": fact_id, "nodes_deleted": t.facts().forget(fact=fact_id)}
-        ns = t.ns(namespace)
-        return {"namespace": ns, "nodes_deleted": t.store.forget(namespace=ns)}
+            out: dict[str, Any] = {"fact_id": fact_id}
+            out["nodes_deleted"] = t.facts().forget(fact=fact_id)
+        else:
+            out = {"namespace": t.ns(namespace)}
+            out["nodes_deleted"] = t.store.forget(namespace=out["namespace"])
+        out["erased_on_disk"] = t.store.compact()
+        return out
 
     return [retract, forget]
 

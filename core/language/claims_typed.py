@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import chain, islice
 
 import attrs
 
@@ -22,6 +23,9 @@ __all__ = ["about_claim", "typed_claims"]
 
 _ABOUT_POS = frozenset({"NOUN", "PROPN"})
 _BEFORE_NAMED = frozenset({"at", "to", "in", "into", "attends", "attend", "attending", "joined"})
+# Drafts read per statement: each costs a pass over the statement, so an unbounded number
+# made one long sentence of dates quadratic (issue 20); no chat statement holds more.
+MAX_TYPED = 12
 
 
 def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[ClaimDraft, ...]:
@@ -29,7 +33,8 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
     (`found`) did not fill."""
     slots = {c.slot for c in found}
     out: list[ClaimDraft] = []
-    for draft in (*_shaped(tokens), *_roles(tokens), *_named(tokens)):
+    drafts = chain(_shaped(tokens), _roles(tokens), _named(tokens))
+    for draft in islice(drafts, MAX_TYPED):
         key = (draft.subject_kind, draft.subject, draft.slot)
         if draft.slot not in slots and all((c.subject_kind, c.subject, c.slot) != key for c in out):
             out.append(draft)

@@ -26,13 +26,15 @@ from bitemporal_core.services.claims import Candidate, Mentions, may_retire, res
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
 
-__all__ = ["TALK", "Book", "Planned", "Retire", "plan_statements"]
+__all__ = ["MAX_PLANNED", "TALK", "Book", "Planned", "Retire", "plan_statements"]
 
 _log = logging.getLogger(__name__)
 
 TALK = "talk"
 """The kind of a non-memory statement kept as a fact (`Formation(keep="all")`)."""
 
+MAX_PLANNED = 64
+"""Facts of one message that later statements of the same call are weighed against."""
 _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
 _LLM_CANDIDATES = 8
 
@@ -157,8 +159,12 @@ def plan_statements(
     updates: str,
 ) -> list[Planned]:
     """The plan of one message: per statement, whether it becomes a fact, its claims and
-    what it retires; `mentions` and `book` are updated as they would be by the write."""
-    out = []
+    what it retires; `mentions` and `book` are updated as they would be by the write. Only
+    the first `MAX_PLANNED` facts of a message become candidates for the later ones (so a
+    long message costs time linear in its length); every fact is weighed against the
+    facts stored before the message."""
+    out: list[Planned] = []
+    kept = 0
     for st in statements:
         fact_id = uuid.uuid4().hex
         keep = st.category == MEMORY or ctx.formation.keep == "all"
@@ -179,7 +185,9 @@ def plan_statements(
         retire = _retirements(ctx, namespace, st, claims, book, at) if updates != "off" else []
         for r in retire:
             book.retire(r.fact_id)
-        book.add(fact_id, claims, at.timestamp())
+        if kept < MAX_PLANNED:
+            book.add(fact_id, claims, at.timestamp())
+        kept += 1
         out.append(
             Planned(
                 statement=st,

@@ -15,7 +15,7 @@ import attrs
 
 from bitemporal_core.backends.port import Link, NewFact, NewMessage, WriteBatch
 from bitemporal_core.common.times import check_interval, utcnow
-from bitemporal_core.errors import NotCurrent, NotFound, SupersededFact
+from bitemporal_core.errors import MessageConflict, NotCurrent, NotFound, SupersededFact
 from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
 from bitemporal_core.services.bulk import remember_batch, repeat_of
 from bitemporal_core.services.commit import commit
@@ -241,16 +241,26 @@ def add_message(
     role: str | None,
     at: datetime | None,
 ) -> Message:
-    """Store a raw message (no facts)."""
+    """Store a raw message (no facts). Idempotent by id: the same message again returns the
+    stored one; another message under a stored id is a `MessageConflict` (nothing written)."""
+    known = ctx.messages.message(ns, msg_id)
+    wrote = known is None
+    if known is None:
 
-    def build(when: datetime) -> Message:
-        message = NewMessage(id=msg_id, session=session, role=role, text=text)
-        ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
-        return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
+        def build(when: datetime) -> Message:
+            message = NewMessage(id=msg_id, session=session, role=role, text=text)
+            ctx.log.apply_many([WriteBatch(namespace=ns, at=when, messages=(message,))])
+            return Message(id=msg_id, namespace=ns, session=session, role=role, text=text, at=when)
 
-    stored = commit(ctx, ns, at, build)
-    ctx.dialogue.said(ns, session, msg_id, text)
-    return stored
+        written = commit(ctx, ns, at, build)
+        known = ctx.messages.message(ns, msg_id) or written  # a concurrent writer may have won
+    if (known.text, known.session, known.role) != (text, session, role):
+        raise MessageConflict(
+            f"message id {msg_id!r} already holds another message in namespace {ns!r}"
+        )
+    if wrote:
+        ctx.dialogue.said(ns, session, msg_id, text)
+    return known
 
 
 def forget_fact(ctx: Services, fact_id: str) -> int:

@@ -408,8 +408,10 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     def forget(self, *, namespace: str | None = None, fact: str | None = None) -> int:
         """Delete a namespace or one fact's lineage (texts, messages, concept links).
 
-        Unlike `retract`, no node remains (the embedded engine's file is not compacted: see
-        README, "Forgetting"). Returns the number of nodes removed.
+        Unlike `retract`, no node remains. On the embedded engine the database file is
+        rewritten without the forgotten bytes when the store closes; on Neo4j the server's
+        files keep them until it reclaims the space (README, "Forgetting"). Returns the
+        number of nodes removed.
         """
         if (namespace is None) == (fact is None):
             raise InvalidInput("forget needs exactly one of namespace= or fact=")
@@ -543,7 +545,8 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         """Physically delete raw messages: a whole session's, or those with the given ids.
 
         Facts extracted from them stay (they keep the message id as `source`); use `forget`
-        to remove facts. Returns the number of messages deleted.
+        to remove facts. Like `forget`, on the embedded engine the file is rewritten without
+        the deleted texts when the store closes. Returns the number of messages deleted.
         """
         ns = check_namespace(namespace)
         if (session is None) == (ids is None):
@@ -553,6 +556,21 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         deleted = self._ctx.messages.delete_messages(ns, session, checked)
         self._ctx.dialogue.drop(ns)
         return deleted
+
+    def compact(self) -> bool:
+        """Erase now what deletions left on disk, without waiting for `close`.
+
+        On the embedded engine, after `forget` or `delete_messages` the database file still
+        holds the deleted bytes until it is rewritten, which `close` does; `compact` rewrites
+        it at once (one pass over the whole file; writes wait meanwhile) for a process that
+        stays open, such as a server. Neo4j's files are the server's to reclaim (README,
+        "Forgetting").
+
+        Returns:
+            True if a file was rewritten, False if there was nothing to erase (or the engine
+            rewrites nothing).
+        """
+        return self._ctx.erasure.compact()
 
     # --- async twins --------------------------------------------------------------------
     aremember = twin(remember)
@@ -575,3 +593,4 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     anamespaces = twin(namespaces)
     asessions = twin(sessions)
     adelete_messages = twin(delete_messages)
+    acompact = twin(compact)

@@ -234,3 +234,15 @@ def test_extreme_times_with_an_offset_are_the_librarys_error(
     with pytest.raises(InvalidInput, match="outside the supported range"):
         call(store, fact.id)
     assert len(store.timeline("a").versions) == 1
+
+
+def test_a_long_message_is_weighed_against_stored_facts_to_its_end(store: MemoryStore) -> None:
+    from bitemporal_core.services.formation import MAX_PLANNED
+
+    (paris,) = store.remember("I live in Paris.", namespace="doc", at=T0)
+    said = [f"I bought {n} apples at the market." for n in range(MAX_PLANNED + 5)]
+    facts = store.remember(" ".join([*said, "I live in Berlin now."]), namespace="doc")
+    assert len(facts) == len(said) + 1
+    current = {f.id for f in store.snapshot("doc")}
+    assert paris.id not in current and facts[-1].id in current
+    assert store.history(paris.id).changes  # retired by the rule, with its reason

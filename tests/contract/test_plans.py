@@ -139,7 +139,6 @@ def test_neo4j_statements_start_from_an_index(
 
     with neo4j_driver.session() as session:
         session.execute_write(lambda t: t.run("MATCH (n) DETACH DELETE n").consume())
-        session.run("DROP INDEX bt_version_embedding IF EXISTS").consume()
     real, seen = tx._run, {}
 
     def record(t: Any, query: str, params: dict[str, Any] | None = None) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from bitemporal_core import (
     InvalidInput,
     InvalidInterval,
     MemoryStore,
+    MessageConflict,
     NaiveDatetime,
     NotCurrent,
     NotFound,
@@ -219,6 +221,21 @@ def test_messages_keep_order_per_session(store: MemoryStore) -> None:
     assert [m.text for m in store.messages("a", session="s1")] == ["message 1", "message 3"]
     assert [m.text for m in store.messages("a")] == [f"message {i}" for i in range(5)]
     assert [m.text for m in store.messages("a", limit=2)] == ["message 3", "message 4"]
+
+
+def test_add_message_is_idempotent_by_id_and_refuses_another_message(store: MemoryStore) -> None:
+    first = store.add_message("hello", namespace="a", session="s1", id="m1", at=day(0))
+    assert store.add_message("hello", namespace="a", session="s1", id="m1") == first
+    for changed in ({"text": "goodbye"}, {"session": "s2"}, {"role": "user"}):
+        options: dict[str, Any] = {"text": "hello", "session": "s1", **changed}
+        with pytest.raises(MessageConflict, match="m1"):
+            store.add_message(options.pop("text"), namespace="a", id="m1", **options)
+    assert [(m.text, m.session, m.at) for m in store.messages("a")] == [("hello", "s1", day(0))]
+    store.remember("I live in Lyon.", namespace="a", source="m2", at=day(1))
+    with pytest.raises(MessageConflict):
+        store.add_message("I live in Berlin.", namespace="a", id="m2")
+    assert store.add_message("goodbye", namespace="b", id="m1").text == "goodbye"
+    assert [m.text for m in store.messages("a")] == ["hello", "I live in Lyon."]
 
 
 def test_async_twins_match_the_sync_api(store: MemoryStore) -> None:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bitemporal_core import Basis, MemoryStore
-from bitemporal_core.providers.embeddings import Embedder, MiniLMEmbedder
+from bitemporal_core import Basis, EmbeddingMismatch, MemoryStore
+from bitemporal_core.providers.embeddings import CallableEmbedder, Embedder, MiniLMEmbedder
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -50,3 +50,27 @@ def test_vectors_stay_in_their_namespace(vstore: MemoryStore) -> None:
     hits = vstore.recall("Which fruit must she avoid?", namespace="b", k=5)
     assert [h.fact.text for h in hits] == ["I love pears."]
     assert "embedder=sentence-transformers/all-MiniLM-L6-v2" in vstore.describe()
+
+
+def _hashed(dim: int) -> CallableEmbedder:
+    return CallableEmbedder(
+        lambda texts: [[1.0 + (hash(w) % 7) for w in (t * dim)[:dim]] for t in texts],
+        name=f"hashed-{dim}",
+    )
+
+
+def test_a_namespace_keeps_the_dimension_of_its_first_embedded_write(store: MemoryStore) -> None:
+    small = MemoryStore(store.backend, embedder=_hashed(32), resolver=None, owns_backend=False)
+    small.remember("I am allergic to apples.", namespace="a", at=T0)
+    other = MemoryStore(store.backend, embedder=_hashed(64), resolver=None, owns_backend=False)
+    before = store.backend.versions("a", None)
+    with pytest.raises(EmbeddingMismatch, match="32-d"):
+        other.remember("I love pears.", namespace="a", at=T0 + timedelta(hours=1))
+    with pytest.raises(EmbeddingMismatch, match="32-d"):
+        other.recall("Which fruit must she avoid?", namespace="a")
+    assert store.backend.versions("a", None) == before, "nothing was written"
+    other.remember("I love pears.", namespace="b", at=T0)  # another namespace, another size
+    assert [h.fact.text for h in other.recall("pears", namespace="b")] == ["I love pears."]
+    assert [h.fact.text for h in small.recall("apples", namespace="a")] == [
+        "I am allergic to apples."
+    ]

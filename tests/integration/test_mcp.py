@@ -171,6 +171,11 @@ def test_a_fixed_namespace_is_no_argument_and_other_facts_are_refused(
                 text = await error(s, name, fact_id=bob.id, **args)
                 assert f"no fact with id {bob.id!r} in namespace 'alice'" in text
             assert (await call(s, "history", fact_id=mine["id"]))["namespace"] == "alice"
+            (secret,) = (await call(s, "remember", text="My hint is Zephyrine."))["facts"]
+            gone = await call(s, "forget", fact_id=secret["id"])
+            assert gone["nodes_deleted"] > 0 and gone["erased_on_disk"] is True
+            on_disk = [p for p in tmp_path.iterdir() if p.name.startswith(db.name) and p.is_file()]
+            assert on_disk and not any(b"Zephyrine" in p.read_bytes() for p in on_disk)
 
     run(scenario)
     with MemoryStore.embedded(db) as store:  # bob's fact is untouched

@@ -347,6 +347,7 @@ def test_vector_recall_uses_the_native_index(neo: MemoryStore, neo4j_driver: Any
         "vector": vector,
         "k": 3,
         "fetch": 30,
+        "index": q.vector_index(len(vector)),
         "valid_at": now,
         "known_at": now,
         **ALL.params(),

@@ -59,3 +59,25 @@ def test_worthiness_tries_only_the_phrases_that_can_start_at_a_word() -> None:
     assert all(all(p[0] == first for p in phrases) for first, phrases in index.items())
     assert worthiness.category("thanks so much! " * 3000) == "thanks"
     assert worthiness.category("ok " * 30_000) == "acknowledgement"
+
+
+def test_typed_claims_read_a_bounded_number_of_values(
+    extractor: ConceptExtractor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bitemporal_core.language import claims_typed
+    from bitemporal_core.language.claims import claims_of
+
+    drafted: list[str] = []
+    real = claims_typed._draft
+
+    def counting(*args: object, **options: object) -> object:
+        drafted.append(str(args[2]))
+        return real(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(claims_typed, "_draft", counting)
+    (long,) = _spacy(extractor).sentences("on 2024-05-01 next month, " * 300)
+    claims_of(long.text, long.tokens)
+    assert 0 < len(drafted) <= claims_typed.MAX_TYPED
+    drafted.clear()
+    (short,) = extractor.sentences("My new number is 07700 900123.")
+    assert any(d.slot == "phone_number" for d in claims_of(short.text, short.tokens))

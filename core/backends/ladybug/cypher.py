@@ -57,6 +57,7 @@ SCHEMA = (
     # memory formation: claims about entities, reasons of supersessions
     "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
     "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
+    "ALTER TABLE Namespace ADD IF NOT EXISTS embedding_dim INT64",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS confidence DOUBLE",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS at TIMESTAMP",
@@ -197,6 +198,11 @@ FORGET_NS_MESSAGES = "MATCH (m:Message) WHERE m.namespace = $ns DETACH DELETE m 
 FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s RETURN count(*)"
 FORGET_NS_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
 FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e RETURN count(*)"
+
+# The rewrite of a file after a deletion (`erase`). The parser takes the folder only as a
+# string literal, not a $parameter: `erase` fills in a path it checked to hold no quote.
+EXPORT_DATABASE = "EXPORT DATABASE '{folder}'"
+IMPORT_DATABASE = "IMPORT DATABASE '{folder}'"
 
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------

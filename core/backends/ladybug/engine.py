@@ -22,15 +22,19 @@ from bitemporal_core.backends.base import (
     abstract_rows,
     claim_rows,
     entity_rows,
+    fix_dim,
     formation_writes,
     inferred_rows,
     link_rows,
 )
 from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.backends.ladybug.index import RecallIndex
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
+    batch_dim,
     check_closes,
+    check_dim,
     concept_rows,
     mention_rows,
     message_row,
@@ -48,7 +52,12 @@ from bitemporal_core.backends.port import (
 )
 from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
-from bitemporal_core.errors import BackendError, ConfigurationError, NotCurrent, StoreInUse
+from bitemporal_core.errors import (
+    BackendError,
+    EmbeddingMismatch,
+    NotCurrent,
+    StoreInUse,
+)
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
 
 __all__ = ["LadybugBackend"]
@@ -101,17 +110,24 @@ class LadybugBackend(CypherBackend):
             raise BackendError("the embedded engine needs the 'ladybug' package") from e
         self._owns_db = database is None
         key = _claim_path(path) if database is None and path is not None else None
+        # The file this backend rewrites after a deletion (`erase`): only one it opened itself.
+        self._erasable = None if key is None else Path(key)
+        self._pool = buffer_pool_mb * 2**20
         try:
             if database is None:
                 target = ":memory:" if key is None else key
-                if key is not None:
-                    Path(target).parent.mkdir(parents=True, exist_ok=True)
-                database = ladybug.Database(target, buffer_pool_size=buffer_pool_mb * 2**20)
+                if self._erasable is not None:
+                    self._erasable.parent.mkdir(parents=True, exist_ok=True)
+                    if erase.is_marked(self._erasable):  # a deleting process died unclosed
+                        erase.rewrite(self._erasable, self._pool)
+                database = ladybug.Database(target, buffer_pool_size=self._pool)
             self._db = database
             self._conn = ladybug.Connection(database)
-        except RuntimeError as e:
+        except (RuntimeError, BackendError) as e:
             if key is not None:
                 _release_path(key)
+            if isinstance(e, BackendError):
+                raise
             raise BackendError(f"cannot open the embedded database: {e}") from e
         # Released on close, or when the backend is collected without one.
         self._release = weakref.finalize(self, _release_path, key) if key else None
@@ -120,6 +136,7 @@ class LadybugBackend(CypherBackend):
         self._closed = False
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
+        self._dims: dict[str, int | None] = {}  # each namespace's embedding dimension
         folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
         saved = SavedIndexes(folder) if folder is not None and self._owns_db else None
         self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
@@ -173,11 +190,18 @@ class LadybugBackend(CypherBackend):
 
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         ns = batches[0].namespace
+        dim = batch_dim(batches)
+        if dim is not None and dim not in q.VECTOR_SEARCH:
+            raise EmbeddingMismatch(
+                f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, not {dim}"
+            )
         with self._lock:  # the caches change with the commit, under the same lock
             self._index.writing(ns)
             with self._transaction():
-                results, last, concepts, related = self._write_chunk(ns, batches)
+                results, last, concepts, related = self._write_chunk(ns, batches, dim)
             self._clocks[ns] = (last, results[-1].t_index)
+            if dim is not None:
+                self._dims[ns] = dim
             steps = list(zip(batches, results, strict=True))
             self._index.written(ns, steps, concepts, related)
             if any(b.archive for b in batches):
@@ -185,11 +209,12 @@ class LadybugBackend(CypherBackend):
         return results
 
     def _write_chunk(
-        self, ns: str, batches: Sequence[WriteBatch]
+        self, ns: str, batches: Sequence[WriteBatch], dim: int | None
     ) -> tuple[list[WriteResult], datetime, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """The statements of `apply_many`, inside its transaction: the results, last_tx, and
         the concept and RELATED rows written (for the recall index)."""
         last_tx, t_index, msg_seq = self._run(q.MERGE_NAMESPACE, {"ns": ns, "zero": EPOCH})[0]
+        fix_dim(self._run, ns, dim)
         results = plan(ns, to_utc(last_tx), int(t_index), batches)
         check_closes(batches)
         steps = list(zip(batches, results, strict=True))
@@ -382,6 +407,7 @@ class LadybugBackend(CypherBackend):
         return None if value is None else open_end(to_utc(value))
 
     def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
+        self._deleting()
         self._index.writing(namespace)
         self._index.drop(namespace)  # read again on its next recall
 
@@ -464,11 +490,12 @@ class LadybugBackend(CypherBackend):
     ) -> list[tuple[Fact, float]]:
         query = q.VECTOR_SEARCH.get(len(vector))
         if query is None:
-            raise ConfigurationError(
+            raise EmbeddingMismatch(
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, "
                 f"not {len(vector)}"
             )
         with self._lock:
+            check_dim(scope.namespace, self._dim(scope.namespace), len(vector), "recall")
             index = self._index.vectors(self._run, scope.namespace, len(vector))
             if index is not None:
                 mask = index.visible(scope.valid_at, scope.known_at, scope.where)
@@ -478,16 +505,38 @@ class LadybugBackend(CypherBackend):
         params = {**scope.params(), "vector": list(vector), "k": k}
         return [(self._fact(r), float(r[WIDTH])) for r in self._read(query, params)]
 
+    def _dim(self, namespace: str) -> int | None:
+        """The namespace's embedding dimension (None before its first embedded write)."""
+        if namespace not in self._dims:
+            rows = self._run(c.NAMESPACE_DIM, {"ns": namespace})
+            self._dims[namespace] = int(rows[0][0]) if rows and rows[0][0] is not None else None
+        return self._dims[namespace]
+
     def _may_have_summaries(self, namespace: str) -> bool:
         with self._lock:
             return bool(self._index.get(self._run, namespace).summaries)
 
     # --- port: forgetting ----------------------------------------------------------------
+    def _deleting(self) -> None:
+        """Before a deletion commits: mark the file, so that it is rewritten without the
+        deleted bytes on close (see `erase`)."""
+        if self._erasable is not None:
+            erase.mark(self._erasable)
+
+    def delete_messages(
+        self, namespace: str, session: str | None, ids: Sequence[str] | None
+    ) -> int:
+        with self._lock:
+            self._deleting()
+            return super().delete_messages(namespace, session, ids)
+
     def forget_namespace(self, namespace: str) -> int:
         removed = 0
         with self._lock, self._transaction():
+            self._deleting()
             self._index.writing(namespace)
             self._clocks.pop(namespace, None)
+            self._dims.pop(namespace, None)
             self._index.drop(namespace)
             for statement in (
                 q.FORGET_NS_VERSIONS,
@@ -504,6 +553,24 @@ class LadybugBackend(CypherBackend):
                 removed += int(rows[0][0]) if rows else 0
         return removed
 
+    def compact(self) -> bool:
+        """Rewrite the file now if a deletion marked it (as `close` does), then reopen it."""
+        with self._lock:
+            if self._closed:
+                raise BackendError("the store is closed")
+            if self._erasable is None or not erase.is_marked(self._erasable):
+                return False
+            import ladybug
+
+            self._conn.close()
+            self._db.close()
+            try:
+                erase.rewrite(self._erasable, self._pool)
+            finally:  # rewritten or not, the store goes on with the file at its path
+                self._db = ladybug.Database(str(self._erasable), buffer_pool_size=self._pool)
+                self._conn = ladybug.Connection(self._db)
+            return True
+
     def close(self) -> None:
         with self._lock:
             if self._closed:
@@ -517,6 +584,9 @@ class LadybugBackend(CypherBackend):
                 self._conn.close()
                 if self._owns_db:
                     self._db.close()
+                # Closed, so no page of the old file is written any more: rewrite it now.
+                if self._erasable is not None and erase.is_marked(self._erasable):
+                    erase.rewrite(self._erasable, self._pool)
             except RuntimeError as e:  # pragma: no cover - defensive
                 raise BackendError(f"closing the embedded database failed: {e}") from e
             finally:

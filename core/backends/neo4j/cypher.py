@@ -10,6 +10,7 @@ and never come from input.
 from __future__ import annotations
 
 from bitemporal_core.backends.cypher import RECALLABLE, Dialect, Statements, not_null
+from bitemporal_core.errors import EmbeddingMismatch
 
 # --- schema (idempotent; each statement runs in its own transaction) -------------------------
 CONSTRAINTS = (
@@ -41,16 +42,40 @@ INDEXES = (
 )
 SCHEMA = CONSTRAINTS + INDEXES
 AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
-# Created on the first write that carries embeddings (the dimension is known only then).
-VECTOR_INDEX = "bt_version_embedding"
-CREATE_VECTOR_INDEX = (
-    "CREATE VECTOR INDEX bt_version_embedding IF NOT EXISTS FOR (v:Version) ON v.embedding"
-    " OPTIONS {indexConfig: {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine'}}"
-)
-VECTOR_INDEX_DIMS = (
-    "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'bt_version_embedding'"
-    " RETURN options.indexConfig.`vector.dimensions`"
-)
+# One vector index per dimension, so namespaces of different embedders share a database: a
+# version's embedding also gives it the label of its dimension (`vector_label`), and each
+# label has its own index (`vector_index`), created on the first write of that dimension.
+VECTOR_DIM_MAX = 4096  # Neo4j's largest vector index dimension
+LABEL_EMBEDDED = "UNWIND $ids AS id MATCH (v:Version {id: id}) SET v:$($label)"
+VECTOR_INDEX_EXISTS = "SHOW VECTOR INDEXES YIELD name WHERE name = $name RETURN name"
+
+
+def _dim(dim: int) -> int:
+    if isinstance(dim, bool) or not isinstance(dim, int) or not 1 <= dim <= VECTOR_DIM_MAX:
+        raise EmbeddingMismatch(
+            f"Neo4j indexes vectors of 1 to {VECTOR_DIM_MAX} dimensions, not {dim}"
+        )
+    return dim
+
+
+def vector_label(dim: int) -> str:
+    """The label of versions whose embedding has `dim` dimensions."""
+    return f"Embedding{_dim(dim)}"
+
+
+def vector_index(dim: int) -> str:
+    """The name of the vector index over the versions of `dim` dimensions."""
+    return f"bt_version_embedding_{_dim(dim)}"
+
+
+def create_vector_index(dim: int) -> str:
+    """The schema statement of `vector_index(dim)` (a label cannot be a parameter there;
+    `dim` is an int checked by `_dim`, never text from input)."""
+    return (
+        "CREATE VECTOR INDEX " + vector_index(dim) + " IF NOT EXISTS"
+        " FOR (v:" + vector_label(dim) + ") ON v.embedding OPTIONS {indexConfig:"
+        " {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine'}}"
+    )
 
 
 def _us(prop: str) -> str:
@@ -200,7 +225,7 @@ POSTINGS = (
 # Vector recall: the native index with over-fetch, then namespace and basis filters; or an exact
 # scan of the namespace (served by the namespace range index) when that set is small.
 VECTOR_QUERY = (
-    "CALL db.index.vector.queryNodes('bt_version_embedding', $fetch, $vector)"
+    "CALL db.index.vector.queryNodes($index, $fetch, $vector)"
     " YIELD node AS v, score WHERE v.namespace = $ns AND "
     + RECALLABLE
     + " RETURN "
@@ -209,14 +234,15 @@ VECTOR_QUERY = (
 )
 VECTOR_EXACT = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.valid_from <= $valid_at"
-    " AND v.embedding IS NOT NULL AND v.recorded_at <= $known_at AND v.superseded_at > $known_at"
+    " AND v.embedding IS NOT NULL AND size(v.embedding) = size($vector)"
+    " AND v.recorded_at <= $known_at AND v.superseded_at > $known_at"
     " AND v.valid_to > $valid_at"
     " AND (v.archived_at IS NULL OR v.archived_at > $known_at OR $with_archived)"
     " AND (($any_kind AND v.kind <> 'talk') OR v.kind IN $kinds)"
     " WITH v, vector.similarity.cosine(v.embedding, $vector) AS score"
     " RETURN " + _V + ", score ORDER BY score DESC LIMIT $k"
 )
-NAMESPACE_SIZE = "MATCH (n:Namespace {name: $ns}) RETURN n.n_versions, n.last_tx"
+NAMESPACE_SIZE = "MATCH (n:Namespace {name: $ns}) RETURN n.n_versions, n.embedding_dim, n.last_tx"
 
 # --- forgetting (a namespace in batches of $batch, then the rest under its lock) ------------
 FORGET_NS_BATCHES = (
@@ -250,4 +276,8 @@ WRITE_INFERRED = (
 )
 
 
-__all__ = [name for name in dir() if name.isupper() and not name.startswith("_")]
+__all__ = [name for name in dir() if name.isupper() and not name.startswith("_")] + [
+    "create_vector_index",
+    "vector_index",
+    "vector_label",
+]

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import CypherBackend, Rows, Run, inferred_rows
+from bitemporal_core.backends.merge import batch_dim, check_dim
 from bitemporal_core.backends.neo4j import cypher as q
 from bitemporal_core.backends.neo4j.tx import (
     _apply_many,
@@ -127,7 +128,7 @@ class Neo4jBackend(CypherBackend):
         self._driver = driver
         self._lock = threading.Lock()
         self._schema_ready = False
-        self._vector_dim: int | None = None
+        self._vector_dims: set[int] = set()  # dimensions whose vector index exists
         self.exact_scan_max = _EXACT_SCAN_MAX  # above this namespace size, the vector index
         self._closed = False
 
@@ -222,49 +223,45 @@ class Neo4jBackend(CypherBackend):
 
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         """One managed transaction, retried by the driver on transient errors."""
-        dims = {len(v.embedding) for b in batches for v in b.versions if v.embedding is not None}
-        if dims:
-            self._ensure_vector_index(dims)
-        return self._execute(lambda tx: _apply_many(tx, batches), write=True)
+        dim = batch_dim(batches)
+        if dim is not None:
+            self._ensure_vector_index(dim)
+        return self._execute(lambda tx: _apply_many(tx, batches, dim), write=True)
 
-    def _ensure_vector_index(self, dims: set[int]) -> None:
-        """Create the vector index for this dimension (schema writes need their own
-        transaction); one dimension per database."""
-        if len(dims) != 1:
-            raise ConfigurationError(f"embeddings of mixed dimensions: {sorted(dims)}")
-        dim = dims.pop()
-        if self._vector_dim == dim:
+    def _ensure_vector_index(self, dim: int) -> None:
+        """Create the vector index of this dimension if missing (schema writes need their
+        own transaction); namespaces of other dimensions have their own."""
+        if dim in self._vector_dims:
             return
-        rows = self._read(q.VECTOR_INDEX_DIMS, {})
-        if not rows:
+        name = q.vector_index(dim)
+        if not self._read(q.VECTOR_INDEX_EXISTS, {"name": name}):
             errors = (self._exceptions.Neo4jError, self._exceptions.DriverError)
             try:
                 with self._session() as session:
-                    self._create_schema_rule(session, q.CREATE_VECTOR_INDEX, {"dim": dim})
+                    self._create_schema_rule(session, q.create_vector_index(dim), {"dim": dim})
                     session.run(q.AWAIT_INDEXES, {"seconds": _AWAIT_SECONDS}).consume()
             except errors as e:
                 raise self._wrap(e) from e
-            rows = self._read(q.VECTOR_INDEX_DIMS, {})
-        if int(rows[0][0]) != dim:
-            raise ConfigurationError(
-                f"this database's vector index has {rows[0][0]} dimensions, not {dim}"
-            )
-        self._vector_dim = dim
+        with self._lock:
+            self._vector_dims.add(dim)
 
     def vector_search(
         self, scope: RecallScope, vector: Sequence[float], k: int
     ) -> list[tuple[Fact, float]]:
+        dim = len(vector)
         params: dict[str, Any] = {**scope.params(), "vector": list(vector), "k": k}
         namespace = scope.namespace
         size_rows = self._read(q.NAMESPACE_SIZE, {"ns": namespace})
-        size = int(size_rows[0][0] or 0) if size_rows else 0
-        if size == 0 or not self._read(q.VECTOR_INDEX_DIMS, {}):
+        size, stored = (int(size_rows[0][0] or 0), size_rows[0][1]) if size_rows else (0, None)
+        check_dim(namespace, None if stored is None else int(stored), dim, "recall")
+        if size == 0:
             return []
         rows: Rows = []
         # A read known before the latest write scans exactly: what the approximate index
         # returns depends on the vectors written since.
-        now = size_rows[0][1] is not None and _dt(size_rows[0][1]) <= scope.known_at
-        if size > self.exact_scan_max and now:
+        now = size_rows[0][2] is not None and _dt(size_rows[0][2]) <= scope.known_at
+        if size > self.exact_scan_max and stored is not None and now:
+            params["index"] = q.vector_index(dim)
             fetch = max(k * _OVERFETCH, 100)
             while True:
                 rows = self._read(q.VECTOR_QUERY, {**params, "fetch": min(fetch, size)})

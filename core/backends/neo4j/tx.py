@@ -13,6 +13,7 @@ from bitemporal_core.backends.base import (
     abstract_rows,
     claim_rows,
     entity_rows,
+    fix_dim,
     formation_writes,
     link_rows,
 )
@@ -55,7 +56,7 @@ def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
     return rows
 
 
-def _apply_many(tx: Any, batches: Sequence[WriteBatch]) -> list[WriteResult]:
+def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list[WriteResult]:
     """Check the batches' preconditions under the namespace lock and write them, merged into a
     handful of statements (each row with its own batch's time and t_index).
 
@@ -63,10 +64,14 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch]) -> list[WriteResult]:
     """
     ns = batches[0].namespace
     last_tx, t_index, msg_seq = _lock_namespace(tx, ns)
+    fix_dim(lambda query, p: _run(tx, query, p), ns, dim)
     results = plan(ns, last_tx, t_index, batches)
     check_closes(batches)
     steps = list(zip(batches, results, strict=True))
     _write_facts(tx, ns, steps)
+    if dim is not None:  # the label its dimension's vector index covers
+        ids = [v.version_id for b in batches for v in b.versions if v.embedding is not None]
+        _run(tx, q.LABEL_EMBEDDED, {"ids": ids, "label": q.vector_label(dim)})
     _close_versions(tx, steps)
     msg_seq = _write_messages(tx, ns, steps, msg_seq)
     _write_concepts(tx, ns, steps)

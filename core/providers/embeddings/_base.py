@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-from bitemporal_core.errors import BackendError, BitemporalError, InvalidInput
+from bitemporal_core.errors import BackendError, BitemporalError, EmbeddingMismatch, InvalidInput
 
 __all__ = ["BaseEmbedder", "Embedder", "check_texts", "check_vectors", "unit_vector"]
 
@@ -105,9 +105,13 @@ def check_vectors(raw: object, count: int, dim: int | None = None) -> list[list[
         raise InvalidInput(f"the embedder returned {len(vectors)} vectors for {count} texts")
     lengths = {len(v) for v in vectors}
     if len(lengths) > 1:
-        raise InvalidInput(f"the embedder returned vectors of unequal lengths {sorted(lengths)}")
+        raise EmbeddingMismatch(
+            f"the embedder returned vectors of unequal lengths {sorted(lengths)}"
+        )
     if dim is not None and lengths and lengths != {dim}:
-        raise InvalidInput(f"the embedder returned {lengths.pop()}-d vectors, expected {dim}-d")
+        raise EmbeddingMismatch(
+            f"the embedder returned {lengths.pop()}-d vectors, expected {dim}-d"
+        )
     return vectors
 
 
@@ -172,7 +176,9 @@ class BaseEmbedder(ABC):
             if self._dim is None:
                 self._dim = length
         if length != self._dim:
-            raise InvalidInput(f"the embedder returned {length}-d vectors, expected {self._dim}-d")
+            raise EmbeddingMismatch(
+                f"the embedder returned {length}-d vectors, expected {self._dim}-d"
+            )
         return vectors
 
     @abstractmethod

