@@ -374,25 +374,36 @@ class CypherBackend:
         return {r[0]: r[1] for r in rows if r[2]}
 
     def _inferred_rows(self, namespace: str, keys: Sequence[str] | None) -> Rows:
-        """Rows (a key, b key, type, confidence, provenance, recorded_at) touching `keys`."""
+        """Rows (a key, b key, type, confidence, provenance, recorded_at, superseded_at)
+        touching `keys`, every version."""
         if keys is None:
             return self._read(self._s.INFERRED_ALL, {"ns": namespace})
         ids = [scoped(namespace, k) for k in keys]
         rows = self._read(self._s.INFERRED_FROM, {"ids": ids})
         return rows + self._read(self._s.INFERRED_TO, {"ids": ids})
 
-    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
+    def inferred(
+        self, namespace: str, keys: Sequence[str] | None, known_at: datetime | None = None
+    ) -> list[InferredEdge]:
         if keys is not None and not keys:
             return []
         seen: dict[tuple[str, str, str], InferredEdge] = {}
-        for a, b, kind, confidence, provenance, at in self._inferred_rows(namespace, keys):
+        for a, b, kind, confidence, provenance, at, until in self._inferred_rows(namespace, keys):
+            recorded, closed = self._until(at), self._until(until)
+            if known_at is None:
+                if closed is not None:
+                    continue
+            elif (recorded is not None and recorded > known_at) or (
+                closed is not None and closed <= known_at
+            ):
+                continue
             seen[(a, b, kind)] = InferredEdge(
                 src=a,
                 dst=b,
                 type=kind,
                 confidence=float(confidence),
                 provenance=provenance,
-                recorded_at=self._until(at),
+                recorded_at=recorded,
             )
         return sorted(seen.values(), key=lambda e: (-e.confidence, e.src, e.dst, e.type))
 
@@ -475,6 +486,8 @@ class CypherBackend:
             return 0
         versions, concepts, terms, messages, namespace, claims, entities, texts = rows[0]
         self._forgetting(run, fact_id, namespace)
+        (n, length), *_ = run(c.FACT_SIZE, {"id": fact_id})
+        run(c.UNCOUNT_VERSIONS, {"ns": namespace, "n": int(n), "length": int(length or 0)})
         if live_claims := [i for i in claims if i is not None]:
             run(c.FORGET_CLAIMS, {"ids": live_claims})
         live = [i for i in concepts if i is not None]

@@ -18,6 +18,7 @@ __all__ = [
     "CLOSE_VERSIONS",
     "CONCEPTS_OF_NAMESPACE",
     "DELETE_MESSAGES_BY_ID",
+    "FACT_SIZE",
     "FORGET_CLAIMS",
     "FORGET_FACT",
     "FORGET_NS_NODE",
@@ -29,6 +30,7 @@ __all__ = [
     "RECORD_USE",
     "SET_EMBEDDINGS",
     "SET_RECENT",
+    "UNCOUNT_VERSIONS",
     "UNDO_FACT_LINKS",
     "UNDO_LINKS",
     "VISIBLE",
@@ -97,6 +99,12 @@ FORGET_CLAIMS = "UNWIND $ids AS id MATCH (c:Claim {id: id}) DETACH DELETE c"
 FORGET_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id}) DETACH DELETE v"
 FORGET_FACT = "MATCH (fact:Fact {id: $id}) DETACH DELETE fact"
 FORGET_NS_NODE = "MATCH (n:Namespace {name: $ns}) DETACH DELETE n RETURN count(*)"
+# A forgotten lineage leaves the namespace's document counts (BM25 statistics, as-of reads).
+FACT_SIZE = "MATCH (f:Fact {id: $id})<-[:VERSION_OF]-(v:Version) RETURN count(v), sum(v.length)"
+UNCOUNT_VERSIONS = (
+    "MATCH (n:Namespace {name: $ns}) SET n.n_versions = n.n_versions - $n,"
+    " n.total_length = n.total_length - $length"
+)
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
 RECORD_USE = (
@@ -189,6 +197,7 @@ class Statements:
             " RETURN f.id, coalesce(f.uses, 0), " + t("f.last_used")
         )
         edge = " RETURN a.key, b.key, e.type, e.confidence, e.provenance, " + t("e.recorded_at")
+        edge += ", " + t("e.superseded_at")  # NULL: current (a refresh closes the one before)
         self.INFERRED_ALL = "MATCH (a:Concept)-[e:INFERRED]->(b:Concept)" + dialect.hint_concepts
         self.INFERRED_ALL += " WHERE a.namespace = $ns"
         self.INFERRED_ALL += edge
@@ -312,16 +321,16 @@ class Statements:
         self.LINK_SUPERSEDES += " " + link + " (a)-[:SUPERSEDES {reason: r.reason,"
         self.LINK_SUPERSEDES += " confidence: r.confidence, at: r.at}]->(b)"
         self.LINK_MENTIONS = rows + "(a:Version {id: r.v})" + then + "(b:Concept {id: r.c})"
-        self.LINK_MENTIONS += " " + link + " (a)-[:MENTIONS]->(b)"
+        self.LINK_MENTIONS += " " + link + " (a)-[:MENTIONS {touch: r.touch}]->(b)"
         self.LINK_TERMS = rows + "(a:Version {id: r.v})" + then + "(b:Term {id: r.t})"
         self.LINK_TERMS += " " + link + " (a)-[:HAS_TERM {tf: r.tf}]->(b)"
         self.LINK_MESSAGES = rows + "(a:Version {id: r.v})" + then + "(b:Message {id: r.m})"
         self.LINK_MESSAGES += " " + link + " (a)-[:FROM_MESSAGE]->(b)"
         self.WRITE_ABSTRACTS = rows + "(a:Version {id: r.a})" + then + "(b:Version {id: r.b})"
         self.WRITE_ABSTRACTS += " " + link + " (a)-[:ABSTRACTS]->(b)"
-        # Strength is incremented by the database, under the namespace's write lock.
-        self.RELATE_CONCEPTS = (
-            rows + "(a:Concept {id: r.a})" + then + "(b:Concept {id: r.b})"
-            " MERGE (a)-[e:RELATED]->(b) ON CREATE SET e.strength = r.n, e.t_index = r.t_index"
-            " ON MATCH SET e.strength = e.strength + r.n, e.t_index = r.t_index"
-        )
+        # Each write adds its co-mentions as a RELATED edge of its own (`merge.relate_rows`): a
+        # pair's strength is the sum over its edges, its t_index their largest, and the graph
+        # as known at an earlier t_index is the edges up to it.
+        self.RELATE_CONCEPTS = rows + "(a:Concept {id: r.a})" + then + "(b:Concept {id: r.b})"
+        self.RELATE_CONCEPTS += " " + link + " (a)-[:RELATED {strength: r.n,"
+        self.RELATE_CONCEPTS += " t_index: r.t_index}]->(b)"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bitemporal_core.backends.port import NewMessage, NewVersion, WriteBatch, WriteResult
+from bitemporal_core.backends.rows import scoped
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.errors import EmbeddingMismatch, NotCurrent, TimeRegression
 
@@ -21,6 +22,7 @@ __all__ = [
     "check_closes",
     "check_dim",
     "concept_rows",
+    "mention_rows",
     "message_row",
     "no_nulls",
     "plan",
@@ -78,14 +80,30 @@ def concept_rows(steps: Steps) -> list[dict[str, Any]]:
 
 
 def relate_rows(steps: Steps) -> list[dict[str, Any]]:
-    """RELATED pairs of the chunk: `n` co-mentions in all, `t_index` of the last batch."""
-    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    """RELATED increments of the chunk, one per pair and t_index: `n` co-mentions at that
+    t_index (each is stored as an edge of its own, so the graph as known at any earlier
+    transaction time can be read again)."""
+    pairs: dict[tuple[str, str, int], dict[str, Any]] = {}
     for b, r in steps:
         for a, c in b.relate:
-            row = pairs.setdefault((a, c), {"a": a, "b": c, "n": 0})
+            row = pairs.setdefault((a, c, r.t_index), {"a": a, "b": c, "n": 0})
             row["n"] += 1
             row["t_index"] = r.t_index
     return list(pairs.values())
+
+
+def mention_rows(ns: str, steps: Steps) -> list[dict[str, Any]]:
+    """MENTIONS links of the chunk's versions; `touch` is the batch's t_index where the batch
+    touched the concept (its statements name it: the concept's t_index moves there), else -1
+    (a copy or an unchanged text), so a concept's t_index as known at any time can be read."""
+    rows = []
+    for b, r in steps:
+        touched = {key for key, _ in b.concepts}
+        for v in b.versions:
+            for key in dict(v.concepts):
+                touch = r.t_index if key in touched else -1
+                rows.append({"v": v.version_id, "c": scoped(ns, key), "touch": touch})
+    return rows
 
 
 def version_row(v: NewVersion, at: datetime, t_index: int) -> dict[str, Any]:

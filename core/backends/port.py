@@ -259,10 +259,18 @@ class RecallReads(Protocol):
     """The reads of one recall: the concept graph, mentions, keyword and vector ranks."""
 
     def concept_graph(
-        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        *,
+        hops: int,
+        window: int,
+        known_at: datetime | None = None,
     ) -> tuple[list[Concept], list[ConceptEdge]]:
         """The concepts within `hops` of the given keys whose t_index lies within `window`
-        below their start concept's, and the RELATED edges among them."""
+        below their start concept's, and the RELATED edges among them; as the graph was at
+        `known_at` (each concept's t_index and each edge's strength and t_index from the
+        writes recorded by then), or as it is now if None."""
         ...
 
     def mentions(
@@ -274,7 +282,9 @@ class RecallReads(Protocol):
     def keyword_search(
         self, scope: RecallScope, terms: Sequence[str], k: int
     ) -> list[tuple[Fact, float]]:
-        """The `k` best visible versions by BM25 over `terms` (content-word stems), best first."""
+        """The `k` best visible versions by BM25 over `terms` (content-word stems), best first;
+        document frequencies, the number of documents and their mean length count the
+        versions recorded by `scope.known_at`."""
         ...
 
     def vector_search(
@@ -295,8 +305,11 @@ class RecallReads(Protocol):
         """Each concept's summary as known at `known_at`, where one exists."""
         ...
 
-    def inferred(self, namespace: str, keys: Sequence[str] | None) -> list[InferredEdge]:
-        """Inferred relationships touching the given concepts (all of them if None)."""
+    def inferred(
+        self, namespace: str, keys: Sequence[str] | None, known_at: datetime | None = None
+    ) -> list[InferredEdge]:
+        """Inferred relationships touching the given concepts (all of them if None), as
+        known at `known_at` (a refreshed edge is a new version of it), or current if None."""
         ...
 
 
@@ -380,7 +393,8 @@ class Upkeep(Protocol):
         ...
 
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
-        """Add or refresh inferred relationships (one per src, dst and type)."""
+        """Add or refresh inferred relationships (one current per src, dst and type: a
+        refresh closes the one before at `at`, so a read as known earlier still sees it)."""
         ...
 
 

@@ -63,7 +63,9 @@ class Ranker:
         if not keys:
             return ConceptView(question_concepts=(), concepts=(), contexts={})
         ns = scope.namespace
-        nodes, edges = self._reads.concept_graph(ns, keys, hops=p.hops, window=p.window)
+        nodes, edges = self._reads.concept_graph(
+            ns, keys, hops=p.hops, window=p.window, known_at=scope.known_at
+        )
         present = [k for k in keys if any(n.key == k for n in nodes)]
         scores = score_concepts(nodes, edges, p.weight)
         ranked = order_concepts(nodes, scores, present, p.max_concepts)
@@ -186,7 +188,7 @@ class Ranker:
         essential = set(view.essential)
         chosen = {c.key for c in view.concepts}
         reached: dict[str, float] = {}
-        for edge in self._reads.inferred(scope.namespace, list(essential)):
+        for edge in self._reads.inferred(scope.namespace, list(essential), scope.known_at):
             if not self._lifecycle.trusts(edge.confidence):
                 continue  # below the confidence floor: kept, not followed
             other = edge.dst if edge.src in essential else edge.src

@@ -69,6 +69,9 @@ SCHEMA = (
     " one_value BOOLEAN, claim_mode STRING, context_keys STRING, rule STRING, version STRING,"
     " entity STRING)",
     "CREATE REL TABLE IF NOT EXISTS CLAIMS(FROM Version TO Claim)",
+    # as-of reads: which mentions moved a concept's t_index, when an inferred edge was replaced
+    "ALTER TABLE MENTIONS ADD IF NOT EXISTS touch INT64",
+    "ALTER TABLE INFERRED ADD IF NOT EXISTS superseded_at TIMESTAMP",
     "CREATE REL TABLE IF NOT EXISTS ABOUT(FROM Claim TO Entity)",
 )
 
@@ -146,24 +149,23 @@ WRITE_CLAIMS = (
 # The recall index (`index`): a namespace's read model, read once per process.
 INDEX_VERSIONS = (
     "MATCH (v:Version) WHERE v.namespace = $ns RETURN v.id, v.valid_from, v.valid_to,"
-    " v.recorded_at, v.superseded_at, v.archived_at, v.kind, v.length"
+    " v.recorded_at, v.superseded_at, v.archived_at, v.kind, v.length, v.t_index"
 )
 INDEX_POSTINGS = (
     "MATCH (v:Version)-[h:HAS_TERM]->(t:Term) WHERE t.namespace = $ns RETURN t.id, v.id, h.tf AS n"
 )
+# A mention's touch (the t_index it moved its concept to, -1 for none); mentions written before
+# touches were recorded count as touching at their version's t_index.
 INDEX_MENTIONS = (
-    "MATCH (v:Version)-[:MENTIONS]->(c:Concept) WHERE c.namespace = $ns RETURN c.id, v.id"
+    "MATCH (v:Version)-[m:MENTIONS]->(c:Concept) WHERE c.namespace = $ns"
+    " RETURN c.id, v.id, coalesce(m.touch, v.t_index)"
 )
 INDEX_CONCEPTS = (
     "MATCH (c:Concept) WHERE c.namespace = $ns RETURN c.id, c.key, c.display, c.t_index"
 )
-# Each write adds its co-mentions as a RELATED edge of its own: a MERGE or a read of the existing
-# edge would scan, a CREATE is two lookups. An edge's strength is the sum over the pair's edges,
-# its t_index their largest (the recall index adds them up as it reads them).
-CREATE_RELATED = (
-    "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"
-    " CREATE (a)-[:RELATED {strength: r.n, t_index: r.t_index}]->(b)"
-)
+# Each write adds its co-mentions as a RELATED edge of its own (`SHARED.RELATE_CONCEPTS`: a
+# MERGE or a read of the existing edge would scan, a CREATE is two lookups); the recall index
+# adds a pair's edges up as it reads them.
 INDEX_RELATED = (
     "MATCH (a:Concept)-[e:RELATED]->(b:Concept) WHERE a.namespace = $ns"
     " RETURN a.id, b.id, e.strength, e.t_index"
@@ -205,10 +207,10 @@ IMPORT_DATABASE = "IMPORT DATABASE '{folder}'"
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
 # One edge per statement: both ends are primary-key lookups.
-REFRESH_INFERRED = (
+# A refresh closes the current edge of the pair and type; the new one is created after it.
+CLOSE_INFERRED = (
     "MATCH (a:Concept {id: $a})-[e:INFERRED]->(b:Concept {id: $b})"
-    " WHERE e.type = $type SET e.confidence = $confidence, e.provenance = $provenance,"
-    " e.recorded_at = $at RETURN count(e)"
+    " WHERE e.type = $type AND e.superseded_at IS NULL SET e.superseded_at = $at"
 )
 CREATE_INFERRED = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}) WITH a, r MATCH (b:Concept {id: r.b})"

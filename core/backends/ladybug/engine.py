@@ -36,6 +36,7 @@ from bitemporal_core.backends.merge import (
     check_closes,
     check_dim,
     concept_rows,
+    mention_rows,
     message_row,
     no_nulls,
     plan,
@@ -317,19 +318,14 @@ class LadybugBackend(CypherBackend):
         bump = [r for r in bump if r["t_index"] is not None]
         if bump:
             self._run(q.TOUCH_CONCEPTS, {"rows": bump})
-        mentions = [
-            {"v": v.version_id, "c": scoped(ns, key)}
-            for b, _ in steps
-            for v in b.versions
-            for key in dict(v.concepts)
-        ]
+        mentions = mention_rows(ns, steps)
         if mentions:
             self._run(self._s.LINK_MENTIONS, {"rows": mentions})
         pairs = relate_rows(steps)
         for row in pairs:
             row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
         if pairs:
-            self._run(q.CREATE_RELATED, {"rows": pairs})
+            self._run(self._s.RELATE_CONCEPTS, {"rows": pairs})
         touched = [(r["c"], r["key"], r["display"], r["t_index"]) for r in new]
         touched += [(r["c"], None, None, r["t_index"]) for r in bump]
         return touched, [(r["a"], r["b"], r["n"], r["t_index"]) for r in pairs]
@@ -421,9 +417,10 @@ class LadybugBackend(CypherBackend):
         rows = inferred_rows(namespace, edges)
         with self._lock, self._transaction():
             self._index.writing(namespace)
-            new = [r for r in rows if not self._run(q.REFRESH_INFERRED, {**r, "at": at})[0][0]]
-            if new:
-                self._run(q.CREATE_INFERRED, {"rows": new, "at": at})
+            for r in rows:
+                self._run(q.CLOSE_INFERRED, {"a": r["a"], "b": r["b"], "type": r["type"], "at": at})
+            if rows:
+                self._run(q.CREATE_INFERRED, {"rows": rows, "at": at})
             self._index.drop_inferred(namespace)
         return len(rows)
 
@@ -442,11 +439,18 @@ class LadybugBackend(CypherBackend):
             return super().archive(namespace, fact_ids, at)
 
     def concept_graph(
-        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        *,
+        hops: int,
+        window: int,
+        known_at: datetime | None = None,
     ) -> tuple[list[Concept], list[ConceptEdge]]:
         with self._lock:
             index = self._index.get(self._run, namespace)
-            found, edges = index.neighbourhood(keys, namespace, hops, window)
+            top = index.known_top(known_at)
+            found, edges = index.neighbourhood(keys, namespace, hops, window, top)
         return [Concept(key=k, display=d, t_index=t) for k, d, t in found.values()], [
             ConceptEdge(src=a, dst=b, strength=s, t_index=t) for a, b, s, t in edges
         ]
@@ -477,7 +481,7 @@ class LadybugBackend(CypherBackend):
         with self._lock:
             index = self._index.get(self._run, scope.namespace)
             mask = index.visible(scope.valid_at, scope.known_at, scope.where)
-            best = index.keyword(scope.namespace, terms, mask, k)
+            best = index.keyword(scope.namespace, terms, mask, k, scope.known_at)
             facts = index.read_facts(self._run, self._fact, [vid for vid, _ in best])
         return [(facts[vid], score) for vid, score in best if vid in facts]
 

@@ -2,18 +2,24 @@
 
 LadybugDB answers a statement in 0.2-1 ms plus its scan, and a recall at 100k facts ran about
 fifteen of them (concept neighbourhoods, term postings, candidate rows): 40-80 ms. This index
-holds, per namespace, what those statements computed from: each version's times, kind and
-archiving as numpy columns (a basis is one vectorised mask), term postings, concepts and their
-RELATED edges, each concept's mentions, inferred edges, and the embeddings (read on the first
-vector search). A namespace is read from the database on its first recall (about a second at
-100k facts) and then changed by each committed write with the rows that write stored; writes it
-does not follow (forget, archive, inferred edges) drop it, to be read again. Fact rows still
-come from the database, by id. The process is the database's only writer (LadybugDB locks the
+holds, per namespace, what those statements computed from: each version's times, kind, t_index,
+length and archiving as numpy columns (a basis is one vectorised mask), term postings, concepts
+and their RELATED edges, each concept's mentions, inferred edges, and the embeddings (read on the
+first vector search). A read at a `known_at` before the namespace's latest write is computed as
+of then: each concept's t_index from the t_indexes its mentions moved it to (`touches`), each
+pair's strength from its RELATED increments up to then (`steps`), BM25 statistics from the
+versions recorded by then; reads at or after the latest write use the running totals.
+
+A namespace is read from the database on its first recall (about a second at 100k facts) and
+then changed by each committed write with the rows that write stored; writes it does not follow
+(forget, archive, inferred edges) drop it, to be read again. Fact rows still come from the
+database, by id. The process is the database's only writer (LadybugDB locks the
 file), as the namespace clocks cached by the engine already assume.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -25,6 +31,7 @@ from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import Run
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
+from bitemporal_core.backends.merge import mention_rows
 from bitemporal_core.backends.port import RecallFilter, WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
 from bitemporal_core.common.times import END_OF_TIME
@@ -38,6 +45,7 @@ __all__ = ["NamespaceIndex", "RecallIndex"]
 _EPOCH = datetime(1970, 1, 1)
 _US = timedelta(microseconds=1)
 _NEVER = np.iinfo(np.int64).max  # an archived_at that is not set
+_NEVER_KNOWN = np.iinfo(np.int64).min  # the latest recorded_at of an empty index
 _ROWS_MAX = 2_000_000  # versions held over all namespaces; least recently used ones dropped
 _NEIGHBOURS_MAX = 800  # per hop, as the engine's neighbourhood statement limits it
 _FACTS_MAX = 20_000  # fact rows kept per namespace (about 1 KB each), oldest read dropped
@@ -62,8 +70,10 @@ class NamespaceIndex:
         self.ids: list[str] = []
         self.row: dict[str, int] = {}
         self._cols = {
-            name: np.empty(0, np.int64) for name in ("vf", "vt", "rec", "sup", "arch", "kind")
+            name: np.empty(0, np.int64)
+            for name in ("vf", "vt", "rec", "sup", "arch", "kind", "tix", "len")
         }
+        self.last_rec = _NEVER_KNOWN  # the latest recorded_at (a read known after it is "now")
         self.length: list[int] = []
         self.kinds: dict[str, int] = {}
         self.postings: dict[str, tuple[list[int], list[int]]] = {}  # term id -> (rows, tfs)
@@ -73,6 +83,8 @@ class NamespaceIndex:
         self.concepts: dict[str, list[Any]] = {}  # concept id -> [key, display, t_index]
         self.adjacent: dict[str, set[str]] = {}  # RELATED, either direction
         self.out: dict[str, dict[str, list[int]]] = {}  # a -> b -> [strength, t_index]
+        self.steps: dict[str, dict[str, list[tuple[int, int]]]] = {}  # a -> b -> [(t, n)]
+        self.touches: dict[str, list[int]] = {}  # concept id -> t_indexes it moved to, ascending
         self.mentions: dict[str, list[int]] = {}  # concept id -> rows, oldest first once sorted
         self._unsorted: set[str] = set()
         self.inferred: list[list[Any]] | None = None  # INFERRED_ALL rows; None: read again
@@ -98,7 +110,7 @@ class NamespaceIndex:
 
     def add_versions(self, rows: Iterable[Sequence[Any]]) -> None:
         """Rows (id, valid_from, valid_to, recorded_at, superseded_at, archived_at, kind,
-        length), as INDEX_VERSIONS returns them."""
+        length, t_index), as INDEX_VERSIONS returns them."""
         new = [list(r) for r in rows if r[0] not in self.row]
         if not new:
             return
@@ -116,7 +128,7 @@ class NamespaceIndex:
                 embedded = np.zeros(capacity, bool)
                 embedded[:start] = self.embedded[:start]
                 self.vectors, self.embedded = vectors, embedded
-        for i, (vid, vf, vt, rec, sup, arch, kind, length) in enumerate(new, start):
+        for i, (vid, vf, vt, rec, sup, arch, kind, length, tix) in enumerate(new, start):
             self.row[vid] = i
             self.ids.append(vid)
             self.length.append(int(length or 0))
@@ -124,6 +136,8 @@ class NamespaceIndex:
             c["vf"][i], c["vt"][i] = _us(vf), _us(vt, _EOT)
             c["rec"][i], c["sup"][i], c["arch"][i] = _us(rec), _us(sup, _EOT), _us(arch)
             c["kind"][i] = self.kinds.setdefault(kind or "said", len(self.kinds))
+            c["tix"][i], c["len"][i] = int(tix or 0), int(length or 0)
+            self.last_rec = max(self.last_rec, int(c["rec"][i]))
         self.changed()
 
     def set_time(self, column: str, vids: Iterable[str], at: datetime) -> None:
@@ -154,15 +168,24 @@ class NamespaceIndex:
                 rows_tfs[1].append(int(tf or 0))
 
     def add_mentions(self, rows: Iterable[Sequence[Any]], *, check_order: bool = True) -> None:
-        """Rows (concept id, version id); a concept's list stays sorted while rows come in
-        order (as new statements mostly do), else it is sorted on its next read."""
-        for cid, vid in rows:
+        """Rows (concept id, version id, touch); a concept's list stays sorted while rows come
+        in order (as new statements mostly do), else it is sorted on its next read."""
+        for cid, vid, touch in rows:
+            if touch is not None and touch >= 0:
+                self._touch(cid, int(touch))
             if (i := self.row.get(vid)) is not None:
                 held = self.mentions.setdefault(cid, [])
                 late = bool(held) and (not check_order or self._order(held[-1]) > self._order(i))
                 if late:
                     self._unsorted.add(cid)
                 held.append(i)
+
+    def _touch(self, cid: str, t: int) -> None:
+        held = self.touches.setdefault(cid, [])
+        if not held or held[-1] < t:
+            held.append(t)
+        elif t not in held:  # out of order (a load): kept ascending
+            bisect.insort(held, t)
 
     def _order(self, i: int) -> tuple[int, int, str]:
         return int(self._cols["vf"][i]), int(self._cols["rec"][i]), self.ids[i]
@@ -186,6 +209,10 @@ class NamespaceIndex:
             else:
                 edge[0] += int(n)
                 edge[1] = max(edge[1], int(t))
+            steps = self.steps.setdefault(a, {}).setdefault(b, [])
+            steps.append((int(t), int(n)))
+            if len(steps) > 1 and steps[-2][0] > steps[-1][0]:
+                steps.sort()
             self.adjacent.setdefault(a, set()).add(b)
             self.adjacent.setdefault(b, set()).add(a)
 
@@ -224,32 +251,79 @@ class NamespaceIndex:
             self._mask, self._mask_key = mask, key
         return self._mask
 
+    def known_top(self, known_at: datetime | None) -> int | None:
+        """The namespace's t_index as known at `known_at` (0 before anything), or None when
+        everything held was recorded by then: the running totals are that graph."""
+        if known_at is None or (ka := _us(known_at)) >= self.last_rec:
+            return None
+        tix = self.col("tix")[self.col("rec") <= ka]
+        return int(tix.max()) if len(tix) else 0
+
+    def _concept_at(self, top: int | None, cid: str) -> list[Any] | None:
+        """A concept as [key, display, t_index] at t_index `top` (now if None); None if it did
+        not exist then."""
+        concept = self.concepts.get(cid)
+        if top is None or concept is None:
+            return concept
+        touches = self.touches.get(cid, ())
+        at = bisect.bisect_right(touches, top)
+        return [concept[0], concept[1], touches[at - 1]] if at else None
+
+    def _edges(self, a: str, top: int | None) -> Iterable[tuple[str, int, int]]:
+        """RELATED edges from `a`: (b, strength, t_index) now, or from the increments up to
+        `top`."""
+        if top is None:
+            return ((b, s, t) for b, (s, t) in self.out.get(a, {}).items())
+        out = []
+        for b, steps in self.steps.get(a, {}).items():
+            known = [(t, n) for t, n in steps if t <= top]
+            if known:
+                out.append((b, sum(n for _, n in known), known[-1][0]))
+        return out
+
+    def _near(self, cid: str, top: int | None) -> Iterable[str]:
+        """RELATED neighbours of a concept (at t_index `top`, if given)."""
+        near = self.adjacent.get(cid, ())
+        if top is None:
+            return near
+        steps = self.steps
+        return [
+            n
+            for n in near
+            if (s := steps.get(cid, {}).get(n) or steps.get(n, {}).get(cid)) and s[0][0] <= top
+        ]
+
     def neighbourhood(
-        self, keys: Sequence[str], namespace: str, hops: int, window: int
+        self, keys: Sequence[str], namespace: str, hops: int, window: int, top: int | None = None
     ) -> tuple[dict[str, list[Any]], list[tuple[str, str, int, int]]]:
         """The concepts within `hops` RELATED steps of each key's concept whose t_index lies
-        in the key's window (newest 800 per hop), and the edges among them."""
+        in the key's window (newest 800 per hop), and the edges among them; as the graph was
+        at t_index `top` (`known_top`), or now if None."""
         found: dict[str, list[Any]] = {}
-        starts = [cid for cid in (scoped(namespace, k) for k in keys) if cid in self.concepts]
-        for cid in starts:
-            found[cid] = self.concepts[cid]
-        for cid in starts:
-            high = self.concepts[cid][2]
+        for cid in (scoped(namespace, k) for k in keys):
+            if (concept := self._concept_at(top, cid)) is not None:
+                found[cid] = concept
+        for cid in list(found):
+            high = found[cid][2]
             low, frontier = high - window, [cid]
             for _ in range(hops):
-                near = {n for f in frontier for n in self.adjacent.get(f, ())}
-                inside = [n for n in near if low <= self.concepts[n][2] <= high]
-                inside.sort(key=lambda n: (-self.concepts[n][2], n))
+                near = {n for f in frontier for n in self._near(f, top)}
+                inside = [
+                    (n, c)
+                    for n in near
+                    if (c := self._concept_at(top, n)) is not None and low <= c[2] <= high
+                ]
+                inside.sort(key=lambda nc: (-nc[1][2], nc[0]))
                 inside = inside[:_NEIGHBOURS_MAX]
-                frontier = [n for n in inside if n not in found]
-                for n in inside:
-                    found.setdefault(n, self.concepts[n])
+                frontier = [n for n, _ in inside if n not in found]
+                for n, c in inside:
+                    found.setdefault(n, c)
                 if not frontier:
                     break
         edges = [
-            (self.concepts[a][0], self.concepts[b][0], s, t)
+            (found[a][0], found[b][0], s, t)
             for a in found
-            for b, (s, t) in self.out.get(a, {}).items()
+            for b, s, t in self._edges(a, top)
             if b in found
         ]
         return found, edges
@@ -271,14 +345,21 @@ class NamespaceIndex:
         return out
 
     def keyword(
-        self, namespace: str, terms: Sequence[str], mask: np.ndarray, k: int
+        self,
+        namespace: str,
+        terms: Sequence[str],
+        mask: np.ndarray,
+        k: int,
+        known_at: datetime | None = None,
     ) -> list[tuple[str, float]]:
-        """BM25 over the rarest query terms' postings (`_bm25`), best `k` visible versions."""
+        """BM25 over the rarest query terms' postings (`_bm25`), best `k` visible versions;
+        the statistics count the versions recorded by `known_at` (see `_stats`)."""
+        known, n_docs, total = self._stats(known_at)
         df = {}
         for t in dict.fromkeys(terms):
             found = self.postings.get(scoped(namespace, t))
             if found and found[0]:
-                df[t] = len(found[0])
+                df[t] = len(found[0]) if known is None else int(known[found[0]].sum())
         rows: list[tuple[str, int, str, int]] = []
         for t in bm25.choose_terms(df):
             at, tfs = self.postings[scoped(namespace, t)]
@@ -287,10 +368,21 @@ class NamespaceIndex:
                     rows.append((self.ids[i], self.length[i], t, tf))
         if not rows:
             return []
-        avg = self.total_length / self.n_docs if self.n_docs else 0.0
-        scores = bm25.score(rows, df, self.n_docs, avg)
+        avg = total / n_docs if n_docs else 0.0
+        scores = bm25.score(rows, df, n_docs, avg)
         best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
         return [(vid, scores[vid]) for vid in best]
+
+    def _stats(self, known_at: datetime | None) -> tuple[np.ndarray | None, int, int]:
+        """Which versions were recorded by `known_at` (None: all held), and the number and
+        total length of the namespace's documents then: its running totals less what was
+        recorded later, as every engine counts them."""
+        if known_at is None or (ka := _us(known_at)) >= self.last_rec:
+            return None, self.n_docs, self.total_length
+        known = self.col("rec") <= ka
+        late = ~known
+        n_docs = self.n_docs - int(np.count_nonzero(late))
+        return known, n_docs, self.total_length - int(self.col("len")[late].sum())
 
     def nearest(self, vector: Sequence[float], mask: np.ndarray, k: int) -> list[tuple[str, float]]:
         """Exact cosine against every visible version with an embedding, best `k`."""
@@ -404,8 +496,8 @@ class RecallIndex:
         if index is None:
             return
         index.add_versions(
-            (v.version_id, v.valid_from, v.valid_to, b.at, None, None, v.kind, v.length)
-            for b, _ in steps
+            (v.version_id, v.valid_from, v.valid_to, b.at, None, None, v.kind, v.length, r.t_index)
+            for b, r in steps
             for v in b.versions
         )
         for b, _ in steps:
@@ -414,9 +506,7 @@ class RecallIndex:
         index.add_postings(
             (scoped(namespace, stem), v.version_id, tf) for v in versions for stem, tf in v.terms
         )
-        index.add_mentions(
-            (scoped(namespace, key), v.version_id) for v in versions for key in dict(v.concepts)
-        )
+        index.add_mentions((m["c"], m["v"], m["touch"]) for m in mention_rows(namespace, steps))
         index.set_concepts(concepts)
         index.relate(related)
         index.summaries += sum(len(b.summaries) for b, _ in steps)

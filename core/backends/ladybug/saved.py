@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["SavedIndexes"]
 
-_FORMAT = 1  # bumped whenever NamespaceIndex's fields change
+_FORMAT = 2  # bumped whenever NamespaceIndex's fields change
 
 
 class SavedIndexes:

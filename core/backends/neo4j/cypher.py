@@ -167,20 +167,56 @@ CONCEPTS_BY_ID = (
 NEIGHBOURS = (
     "UNWIND $ids AS id MATCH (s:Concept {id: id})-[:RELATED]-(c:Concept)"
     " WHERE c.t_index >= $low AND c.t_index <= $high"
-    " RETURN DISTINCT c.id, c.key, c.display, c.t_index ORDER BY c.t_index DESC LIMIT $limit"
+    " WITH DISTINCT c RETURN c.id, c.key, c.display, c.t_index"
+    " ORDER BY c.t_index DESC, c.id LIMIT $limit"
 )
+# A pair's strength is the sum of its RELATED increments (one edge per write), up to $top.
 EDGES_AMONG = (
     "UNWIND $ids AS id MATCH (a:Concept {id: id})-[e:RELATED]->(b:Concept)"
-    " WHERE b.id IN $ids RETURN a.key, b.key, e.strength, e.t_index"
+    " WHERE b.id IN $ids AND e.t_index <= $top"
+    " RETURN a.key, b.key, sum(e.strength), max(e.t_index)"
+)
+# The graph as known at t_index $top (a read at an earlier known_at): a concept's t_index then
+# is the largest its mentions moved it to by $top (mentions written before touches were
+# recorded count at their version's t_index); a neighbour is one related by then.
+_TOUCHED = (
+    " CALL (c) { MATCH (c)<-[m:MENTIONS]-(v:Version) WITH coalesce(m.touch, v.t_index) AS t"
+    " WHERE t >= 0 AND t <= $top RETURN max(t) AS t }"
+)
+CONCEPTS_BY_ID_AT = (
+    "UNWIND $ids AS id MATCH (c:Concept {id: id})" + _TOUCHED + " WITH c, t WHERE t IS NOT NULL"
+    " RETURN c.id, c.key, c.display, t"
+)
+NEIGHBOURS_AT = (
+    "UNWIND $ids AS id MATCH (s:Concept {id: id})-[e:RELATED]-(c:Concept)"
+    " WHERE e.t_index <= $top WITH DISTINCT c" + _TOUCHED + " WITH c, t"
+    " WHERE t >= $low AND t <= $high RETURN c.id, c.key, c.display, t"
+    " ORDER BY t DESC, c.id LIMIT $limit"
+)
+# The namespace's t_index as known at $known_at: that of the versions recorded last by then.
+TOP_KNOWN = (
+    "MATCH (v:Version) WHERE v.namespace = $ns AND v.recorded_at <= $known_at"
+    " WITH v ORDER BY v.recorded_at DESC LIMIT 1 MATCH (w:Version)"
+    " WHERE w.namespace = $ns AND w.recorded_at = v.recorded_at RETURN max(w.t_index)"
 )
 MENTIONS_OF = (
     "UNWIND range(0, size($ids) - 1) AS i MATCH (c:Concept {id: $ids[i]})"
     " CALL (c) { MATCH (c)<-[:MENTIONS]-(v:Version) WHERE "
     + RECALLABLE
-    + " RETURN v ORDER BY v.valid_from DESC, v.recorded_at DESC LIMIT $limit }"
+    + " RETURN v ORDER BY v.valid_from DESC, v.recorded_at DESC, v.id DESC LIMIT $limit }"
     " RETURN " + _V + ", i"
 )
 TERM_DF = "UNWIND $ids AS id MATCH (t:Term {id: id}) RETURN t.stem, COUNT { (t)<-[:HAS_TERM]-() }"
+# BM25 statistics as known at $known_at: postings of versions recorded by then, and what was
+# recorded later (taken off the namespace's running totals).
+TERM_DF_KNOWN = (
+    "UNWIND $ids AS id MATCH (t:Term {id: id}) RETURN t.stem,"
+    " COUNT { (t)<-[:HAS_TERM]-(v:Version) WHERE v.recorded_at <= $known_at }"
+)
+RECORDED_AFTER = (
+    "MATCH (v:Version) WHERE v.namespace = $ns AND v.recorded_at > $known_at"
+    " RETURN count(v), sum(v.length)"
+)
 POSTINGS = (
     "UNWIND $ids AS id MATCH (t:Term {id: id})<-[h:HAS_TERM]-(v:Version) WHERE "
     + RECALLABLE
@@ -206,7 +242,7 @@ VECTOR_EXACT = (
     " WITH v, vector.similarity.cosine(v.embedding, $vector) AS score"
     " RETURN " + _V + ", score ORDER BY score DESC LIMIT $k"
 )
-NAMESPACE_SIZE = "MATCH (n:Namespace {name: $ns}) RETURN n.n_versions, n.embedding_dim"
+NAMESPACE_SIZE = "MATCH (n:Namespace {name: $ns}) RETURN n.n_versions, n.embedding_dim, n.last_tx"
 
 # --- forgetting (a namespace in batches of $batch, then the rest under its lock) ------------
 FORGET_NS_BATCHES = (
@@ -230,11 +266,13 @@ LOCK_FACT_NAMESPACE = (
 UNLOCK_NAMESPACE = "MATCH (n:Namespace {name: $ns}) REMOVE n._lock"
 
 # --- memory lifecycle (operational metadata; never read by snapshots or histories) -----------
+# A refresh closes the pair's current edge of the type and records a new one (as-of reads).
 WRITE_INFERRED = (
     "UNWIND $rows AS r MATCH (a:Concept {id: r.a}), (b:Concept {id: r.b})"
-    " MERGE (a)-[e:INFERRED {type: r.type}]->(b)"
-    " SET e.confidence = r.confidence, e.provenance = r.provenance, e.recorded_at = $at"
-    " RETURN count(e)"
+    " OPTIONAL MATCH (a)-[old:INFERRED {type: r.type}]->(b) WHERE old.superseded_at IS NULL"
+    " SET old.superseded_at = $at WITH DISTINCT a, b, r"
+    " CREATE (a)-[e:INFERRED {type: r.type, confidence: r.confidence,"
+    " provenance: r.provenance, recorded_at: $at}]->(b) RETURN count(e)"
 )
 
 

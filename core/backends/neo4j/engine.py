@@ -23,6 +23,7 @@ from bitemporal_core.backends.neo4j.tx import (
     _concept_graph,
     _dt,
     _forget_rest,
+    _known_top,
     _run,
 )
 from bitemporal_core.backends.port import (
@@ -256,7 +257,10 @@ class Neo4jBackend(CypherBackend):
         if size == 0:
             return []
         rows: Rows = []
-        if size > self.exact_scan_max and stored is not None:
+        # A read known before the latest write scans exactly: what the approximate index
+        # returns depends on the vectors written since.
+        now = size_rows[0][2] is not None and _dt(size_rows[0][2]) <= scope.known_at
+        if size > self.exact_scan_max and stored is not None and now:
             params["index"] = q.vector_index(dim)
             fetch = max(k * _OVERFETCH, 100)
             while True:
@@ -271,10 +275,21 @@ class Neo4jBackend(CypherBackend):
     # --- port: reads ---------------------------------------------------------------------
 
     def concept_graph(
-        self, namespace: str, keys: Sequence[str], *, hops: int, window: int
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        *,
+        hops: int,
+        window: int,
+        known_at: datetime | None = None,
     ) -> tuple[list[Concept], list[ConceptEdge]]:
         ids = [scoped(namespace, k) for k in keys]
-        found, edges = self._execute(lambda tx: _concept_graph(tx, ids, hops, window), write=False)
+
+        def work(tx: Any) -> tuple[dict[str, Concept], Rows]:
+            top = _known_top(tx, namespace, known_at)
+            return _concept_graph(tx, ids, hops, window, top)
+
+        found, edges = self._execute(work, write=False)
         return list(found.values()), [
             ConceptEdge(src=a, dst=b, strength=int(s), t_index=int(t)) for a, b, s, t in edges
         ]
@@ -285,7 +300,7 @@ class Neo4jBackend(CypherBackend):
         ids = [scoped(scope.namespace, key) for key in keys]
         params = {**scope.params(), "ids": ids, "limit": per_concept}
         rows = self._read(q.MENTIONS_OF, params) if ids else []  # one query for all concepts
-        rows.sort(key=lambda r: (_dt(r[4]), _dt(r[6])), reverse=True)  # newest first,
+        rows.sort(key=lambda r: (_dt(r[4]), _dt(r[6]), r[0]), reverse=True)  # newest first,
         rows.sort(key=lambda r: int(r[WIDTH]))  # grouped by concept in the order of keys (stable)
         return [(keys[int(r[WIDTH])], self._fact(r)) for r in rows]
 
@@ -298,14 +313,12 @@ class Neo4jBackend(CypherBackend):
         ids = [scoped(namespace, t) for t in terms]
 
         def work(tx: Any) -> list[tuple[Fact, float]]:
-            df = {r[0]: int(r[1]) for r in _run(tx, q.TERM_DF, {"ids": ids})}
+            df, n_docs, total = _bm25_stats(tx, namespace, ids, scope.known_at)
             chosen = [scoped(namespace, t) for t in bm25.choose_terms(df)]
             if not chosen:
                 return []
             params = {**scope.params(), "ids": chosen}
             rows = [(r[0], int(r[1] or 0), r[2], int(r[3])) for r in _run(tx, q.POSTINGS, params)]
-            stats = _run(tx, c.READ_NAMESPACE, {"ns": namespace})
-            n_docs, total = (int(stats[0][3]), int(stats[0][4])) if stats else (0, 0)
             scores = bm25.score(rows, df, n_docs, total / n_docs if n_docs else 0.0)
             best = sorted(scores, key=lambda vid: (-scores[vid], vid))[:k]
             found = {
@@ -356,6 +369,24 @@ class Neo4jBackend(CypherBackend):
 
 
 # --- module helpers and transaction functions (each runs inside one managed transaction) -------
+def _bm25_stats(
+    tx: Any, namespace: str, ids: list[str], known_at: datetime
+) -> tuple[dict[str, int], int, int]:
+    """Document frequencies of the terms `ids`, the number of documents and their total
+    length, counting the versions recorded by `known_at` (the running totals when nothing was
+    recorded after it)."""
+    stats = _run(tx, c.READ_NAMESPACE, {"ns": namespace})
+    if not stats:
+        return {}, 0, 0
+    last, n_docs, total = stats[0][0], int(stats[0][3] or 0), int(stats[0][4] or 0)
+    if last is None or _dt(last) <= known_at:
+        return {r[0]: int(r[1]) for r in _run(tx, q.TERM_DF, {"ids": ids})}, n_docs, total
+    params = {"ids": ids, "known_at": known_at}
+    df = {r[0]: int(r[1]) for r in _run(tx, q.TERM_DF_KNOWN, params)}
+    later = _run(tx, q.RECORDED_AFTER, {"ns": namespace, "known_at": known_at})
+    return df, n_docs - int(later[0][0] or 0), total - int(later[0][1] or 0)
+
+
 def _driver_options(max_transaction_retry_time: object) -> dict[str, Any]:
     """Driver settings from the backend's keyword options, checked."""
     if max_transaction_retry_time is None:

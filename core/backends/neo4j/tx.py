@@ -20,6 +20,7 @@ from bitemporal_core.backends.base import (
 from bitemporal_core.backends.merge import (
     check_closes,
     concept_rows,
+    mention_rows,
     message_row,
     plan,
     relate_rows,
@@ -74,7 +75,7 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list
     _close_versions(tx, steps)
     msg_seq = _write_messages(tx, ns, steps, msg_seq)
     _write_concepts(tx, ns, steps)
-    _write_links(tx, ns, batches)
+    _write_links(tx, ns, steps)
     for b in batches:  # in order: a later batch's summary replaces an earlier one's
         _write_summaries(tx, b)
     if links := abstract_rows(batches):
@@ -182,11 +183,9 @@ def _write_concepts(tx: Any, ns: str, steps: Steps) -> None:
         _run(tx, q.SHARED.RELATE_CONCEPTS, {"rows": pairs})
 
 
-def _write_links(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
-    versions = [v for b in batches for v in b.versions]
-    mentions = [
-        {"v": v.version_id, "c": scoped(ns, key)} for v in versions for key in dict(v.concepts)
-    ]
+def _write_links(tx: Any, ns: str, steps: Steps) -> None:
+    versions = [v for b, _ in steps for v in b.versions]
+    mentions = mention_rows(ns, steps)
     if mentions:
         _run(tx, q.SHARED.LINK_MENTIONS, {"rows": mentions})
     terms = {stem for v in versions for stem, _ in v.terms}
@@ -206,25 +205,42 @@ def _write_links(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
         _run(tx, q.SHARED.LINK_MESSAGES, {"rows": sources})
 
 
+def _known_top(tx: Any, namespace: str, known_at: datetime | None) -> int | None:
+    """The namespace's t_index as known at `known_at`, or None when nothing was written after
+    it (the graph as it is now is the graph then)."""
+    if known_at is None:
+        return None
+    rows = _run(tx, c.READ_NAMESPACE, {"ns": namespace})
+    if not rows or rows[0][0] is None or _dt(rows[0][0]) <= known_at:
+        return None
+    top = _run(tx, q.TOP_KNOWN, {"ns": namespace, "known_at": known_at})
+    return int(top[0][0]) if top and top[0][0] is not None else 0
+
+
 def _concept_graph(
-    tx: Any, ids: list[str], hops: int, window: int
+    tx: Any, ids: list[str], hops: int, window: int, top: int | None
 ) -> tuple[dict[str, Concept], Rows]:
-    """Hop-by-hop expansion from the start concepts, bounded by the t_index window."""
+    """Hop-by-hop expansion from the start concepts, bounded by the t_index window; the graph
+    as it was at t_index `top` (`_known_top`), or as it is if None."""
     found: dict[str, Concept] = {}
-    starts = _run(tx, q.CONCEPTS_BY_ID, {"ids": ids})
+    as_of = {} if top is None else {"top": top}
+    starts = _run(
+        tx, q.CONCEPTS_BY_ID if top is None else q.CONCEPTS_BY_ID_AT, {"ids": ids, **as_of}
+    )
     for cid, key, display, t in starts:
         found[cid] = Concept(key=key, display=display, t_index=int(t))
     for cid, _key, _display, t in starts:
         frontier = [cid]
         for _ in range(hops):
             params = {"ids": frontier, "low": int(t) - window, "high": int(t), "limit": 800}
-            rows = _run(tx, q.NEIGHBOURS, params)
+            rows = _run(tx, q.NEIGHBOURS if top is None else q.NEIGHBOURS_AT, {**params, **as_of})
             frontier = [r[0] for r in rows if r[0] not in found]
             for nid, nkey, ndisplay, nt in rows:
                 found.setdefault(nid, Concept(key=nkey, display=ndisplay, t_index=int(nt)))
             if not frontier:
                 break
-    edges = _run(tx, q.EDGES_AMONG, {"ids": list(found)}) if found else []
+    everything = {"top": _UNLIMITED if top is None else top}
+    edges = _run(tx, q.EDGES_AMONG, {"ids": list(found), **everything}) if found else []
     return found, edges
 
 
