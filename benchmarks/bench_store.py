@@ -200,7 +200,8 @@ def measure(args: argparse.Namespace) -> None:
     if embedder is not None:
         embedder = QueryCache(embedder, queries)
         row["embedder"], row["query_embed_ms"] = embedder.name, embedder.query_ms
-    store, rng = open_store(args, embedder), random.Random(99)
+    # Fresh message ids on every run: a repeated id is a re-import, skipped, not a remember.
+    store, rng = open_store(args, embedder), random.Random(uuid.uuid4().int)
     row["namespaces"] = len(store.namespaces())
     row["recall_big"] = recalls(store, BIG, queries)
     row["recall_tenant"] = recalls(store, "t0001", queries[: max(25, len(queries) // 4)])
