@@ -3,6 +3,7 @@ mid-run, faults inside a transaction, and re-running an import."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import signal
@@ -47,6 +48,7 @@ from ._helpers import (
 )
 
 WRITER = Path(writer.__file__)
+FULL_DISK_WRITER = Path(__file__).with_name("_full_disk_writer.py")
 SOURCE = re.compile(r"^c(\d+)-(\d+)$")
 
 
@@ -185,6 +187,27 @@ def test_sigkill_mid_import_keeps_every_acknowledged_write(
             store.close()
         # The next run re-imports from the first chunk that is not there (like a real client).
     assert kills_mid_call >= 1, "no kill landed inside a call"
+
+
+def test_a_full_disk_fails_the_write_and_loses_no_acknowledged_one(tmp_path: Path) -> None:
+    """A write the disk has no room for is a `BackendError`; the store then reopens (its WAL
+    replayed up to the torn record) with every acknowledged batch whole and nothing of the
+    failed one."""
+    path = str(tmp_path / "full.lbdb")
+    with MemoryStore.embedded(path) as store:
+        store.remember("I live in Lyon.", namespace="disk")
+    child = [sys.executable, str(FULL_DISK_WRITER), path, "300000"]
+    out = subprocess.run(child, capture_output=True, text=True, timeout=600, check=False)
+    lines = [json.loads(x) for x in out.stdout.splitlines() if x.startswith("{")]
+    acknowledged = [x["acknowledged"] for x in lines if "acknowledged" in x]
+    failed = [x for x in lines if "failed" in x]
+    assert acknowledged and failed == [{"failed": len(acknowledged), "error": "BackendError"}]
+    with MemoryStore.embedded(path) as store:
+        ids = {m.id for m in store.messages("disk")}
+        sources = {f.source for f in store.snapshot("disk")}
+    wanted = {f"m{i}-{j}" for i in acknowledged for j in range(20)}
+    assert wanted <= ids and wanted <= sources  # every acknowledged message and its fact
+    assert not any(i.startswith(f"m{len(acknowledged)}-") for i in ids | sources)
 
 
 def test_reopen_after_close_keeps_everything(tmp_path: Path, extractor: ConceptExtractor) -> None:

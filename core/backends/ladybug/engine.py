@@ -6,6 +6,7 @@ failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 import weakref
@@ -89,6 +90,22 @@ def _release_path(key: str) -> None:
         _OPEN_PATHS.discard(key)
 
 
+_log = logging.getLogger(__name__)
+
+
+def _open_database(ladybug: Any, target: str, pool: int) -> Any:
+    """Opens the database file. A WAL whose last record is torn (the process died, or the disk
+    filled, while writing a transaction that was never acknowledged) is replayed up to that
+    record, as the engine's recovery option allows, instead of refusing the whole store."""
+    try:
+        return ladybug.Database(target, buffer_pool_size=pool)
+    except RuntimeError as e:
+        if "WAL file is corrupted" not in str(e):
+            raise
+    _log.warning("%s: the WAL's last record was torn; replayed up to it", target)
+    return ladybug.Database(target, buffer_pool_size=pool, throw_on_wal_replay_failure=False)
+
+
 class LadybugBackend(CypherBackend):
     """The storage port on LadybugDB.
 
@@ -120,7 +137,7 @@ class LadybugBackend(CypherBackend):
                     self._erasable.parent.mkdir(parents=True, exist_ok=True)
                     if erase.is_marked(self._erasable):  # a deleting process died unclosed
                         erase.rewrite(self._erasable, self._pool)
-                database = ladybug.Database(target, buffer_pool_size=self._pool)
+                database = _open_database(ladybug, target, self._pool)
             self._db = database
             self._conn = ladybug.Connection(database)
         except (RuntimeError, BackendError) as e:
