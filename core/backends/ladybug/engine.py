@@ -6,7 +6,6 @@ failed call writes nothing. Needs none of LadybugDB's downloadable extensions.
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
 import weakref
@@ -90,22 +89,6 @@ def _release_path(key: str) -> None:
         _OPEN_PATHS.discard(key)
 
 
-_log = logging.getLogger(__name__)
-
-
-def _open_database(ladybug: Any, target: str, pool: int) -> Any:
-    """Opens the database file. A WAL whose last record is torn (the process died, or the disk
-    filled, while writing a transaction that was never acknowledged) is replayed up to that
-    record, as the engine's recovery option allows, instead of refusing the whole store."""
-    try:
-        return ladybug.Database(target, buffer_pool_size=pool)
-    except RuntimeError as e:
-        if "WAL file is corrupted" not in str(e):
-            raise
-    _log.warning("%s: the WAL's last record was torn; replayed up to it", target)
-    return ladybug.Database(target, buffer_pool_size=pool, throw_on_wal_replay_failure=False)
-
-
 class LadybugBackend(CypherBackend):
     """The storage port on LadybugDB.
 
@@ -137,7 +120,7 @@ class LadybugBackend(CypherBackend):
                     self._erasable.parent.mkdir(parents=True, exist_ok=True)
                     if erase.is_marked(self._erasable):  # a deleting process died unclosed
                         erase.rewrite(self._erasable, self._pool)
-                database = _open_database(ladybug, target, self._pool)
+                database = erase.open_database(ladybug, target, self._pool)
             self._db = database
             self._conn = ladybug.Connection(database)
         except (RuntimeError, BackendError) as e:
@@ -584,7 +567,7 @@ class LadybugBackend(CypherBackend):
             try:
                 erase.rewrite(self._erasable, self._pool)
             finally:  # rewritten or not, the store goes on with the file at its path
-                self._db = ladybug.Database(str(self._erasable), buffer_pool_size=self._pool)
+                self._db = erase.open_database(ladybug, str(self._erasable), self._pool)
                 self._conn = ladybug.Connection(self._db)
             return True
 

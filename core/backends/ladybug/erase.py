@@ -1,4 +1,5 @@
-"""Erasure that reaches the disk: the database file rewritten without what was forgotten.
+"""Erasure that reaches the disk (the database file rewritten without what was forgotten),
+and opening a store file, which recovers a WAL whose last record was torn.
 
 LadybugDB deletes a row by marking it deleted; the bytes of its strings stay in the file's
 pages, and checkpoints write further copies of pages into free space, until the engine happens
@@ -25,6 +26,7 @@ the blocks a filesystem or SSD frees without overwriting).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shutil
@@ -36,7 +38,7 @@ from typing import Any
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.errors import BackendError
 
-__all__ = ["is_marked", "mark", "rewrite"]
+__all__ = ["is_marked", "mark", "open_database", "rewrite"]
 
 MARK = ".erase"
 WORK = ".erase-work"
@@ -46,6 +48,8 @@ _SIDE_FILES = (".wal", ".shadow")
 # statements quote it again with double quotes: a folder named with neither quote, backslash
 # nor control character reaches the engine exactly.
 _LITERAL_SAFE = re.compile(r"[^'\"\\`\x00-\x1f\x7f]+")
+
+_log = logging.getLogger(__name__)
 
 
 def _mark_of(path: Path) -> Path:
@@ -98,8 +102,21 @@ def _literal_folder(folder: Path) -> Iterator[str]:
         shutil.rmtree(holder, ignore_errors=True)
 
 
+def open_database(ladybug: Any, target: str, pool: int) -> Any:
+    """Opens the database file. A WAL whose last record is torn (the process died, or the disk
+    filled, while writing a transaction that was never acknowledged) is replayed up to that
+    record, as the engine's recovery option allows, instead of refusing the whole store."""
+    try:
+        return ladybug.Database(target, buffer_pool_size=pool)
+    except RuntimeError as e:
+        if "WAL file is corrupted" not in str(e):
+            raise
+    _log.warning("%s: the WAL's last record was torn; replayed up to it", target)
+    return ladybug.Database(target, buffer_pool_size=pool, throw_on_wal_replay_failure=False)
+
+
 def _run(ladybug: Any, path: Path, statement: str, buffer_pool_size: int) -> None:
-    db = ladybug.Database(str(path), buffer_pool_size=buffer_pool_size)
+    db = open_database(ladybug, str(path), buffer_pool_size)
     try:
         conn = ladybug.Connection(db)
         try:
