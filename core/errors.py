@@ -15,6 +15,7 @@ __all__ = [
     "NaiveDatetime",
     "NotCurrent",
     "NotFound",
+    "ReadOnlyStore",
     "StoreInUse",
     "SupersededFact",
     "TimeRegression",
@@ -96,9 +97,17 @@ class ConfigurationError(BitemporalError):
 
 
 class StoreInUse(ConfigurationError):
-    """Another open store in this process already uses the embedded database at this path."""
+    """Another open store in this process already uses the embedded database at this path, or
+    another process holds it open for writing."""
 
     kind = "store_in_use"
+
+
+class ReadOnlyStore(BitemporalError):
+    """A write was asked of a store opened read-only (or of a database the server keeps
+    read-only); nothing was written."""
+
+    kind = "read_only"
 
 
 class BackendError(BitemporalError):

@@ -17,7 +17,7 @@ from bitemporal_core.backends.merge import check_dim
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import WIDTH, fact_from_row, scoped
 from bitemporal_core.common.times import END_OF_TIME
-from bitemporal_core.errors import BackendError
+from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.model import (
     Change,
     Claim,
@@ -198,6 +198,7 @@ class CypherBackend:
     """The shared half of a Cypher engine (see the module docstring)."""
 
     name: str
+    read_only: bool = False
     _s: c.Statements
 
     # --- what an engine supplies ------------------------------------------------------------
@@ -224,6 +225,11 @@ class CypherBackend:
         """A node as the engine returns it, as a dict of plain Python values."""
         return dict(node)
 
+    def _writable(self) -> None:
+        """Refuse a write on a read-only store, before anything reaches the engine."""
+        if self.read_only:
+            raise ReadOnlyStore(f"{self!r} was opened read-only; open it writable to change it")
+
     def _forgetting(self, run: Run, fact_id: str, namespace: str) -> None:
         """Called inside `forget_fact`'s transaction before the lineage goes."""
 
@@ -239,6 +245,7 @@ class CypherBackend:
         own batch's transaction time and t_index, so a bulk import costs a handful of
         statements per chunk rather than per message.
         """
+        self._writable()
         if not batches:
             return []
         if len({b.namespace for b in batches}) != 1:
@@ -509,7 +516,7 @@ class CypherBackend:
     # --- upkeep: operational metadata, never part of what a basis sees ----------------------
     def record_use(self, namespace: str, counts: Mapping[str, int], at: datetime) -> None:
         rows = [{"id": k, "n": int(n)} for k, n in counts.items()]
-        if rows:
+        if rows and not self.read_only:  # use counts are upkeep: a reader keeps none
             self._write(c.RECORD_USE, {"ns": namespace, "rows": rows, "at": at})
 
     def usage(self, namespace: str, fact_ids: Sequence[str]) -> dict[str, Usage]:

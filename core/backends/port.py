@@ -404,6 +404,7 @@ class Backend(TransactionLog, FactReads, RecallReads, MessageLog, Erasure, Upkee
     given)."""
 
     name: str
+    read_only: bool  # every write raises `ReadOnlyStore` before touching the engine
 
     def close(self) -> None:
         """Release what the backend owns (never a driver the caller passed in)."""

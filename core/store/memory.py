@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bitemporal_core.backends.port import Backend, RecallScope
-from bitemporal_core.common.times import require_aware
 from bitemporal_core.common.twins import Closing, twin
 from bitemporal_core.common.validate import (
     check_count,
@@ -56,6 +55,10 @@ from bitemporal_core.services.uses import UseRecorder
 from bitemporal_core.services.versions import check_meta
 from bitemporal_core.store.formation import FormationMethods
 from bitemporal_core.store.lifecycle import LifecycleMethods
+from bitemporal_core.store.scope import check_options
+from bitemporal_core.store.scope import language_option as _language
+from bitemporal_core.store.scope import opt_end as _opt_end
+from bitemporal_core.store.scope import opt_time as _opt_time
 from bitemporal_core.store.scope import resolved_basis as _basis
 from bitemporal_core.store.scoped import ScopedStore
 from bitemporal_core.views.prompt import render_context
@@ -65,19 +68,6 @@ __all__ = ["MemoryStore"]
 
 Mode = Literal["hybrid", "recallm"]
 DEFAULT_SKEW = timedelta(minutes=5)  # how far an explicit `at` may lie past the engine's clock
-
-
-def _opt_time(value: datetime | None, name: str) -> datetime | None:
-    return None if value is None else require_aware(value, name)
-
-
-def _opt_end(value: datetime | Unset | None) -> datetime | Unset | None:
-    return value if isinstance(value, Unset) else _opt_time(value, "valid_to")
-
-
-def _language(value: str | None) -> str | None:
-    """A call's `language=`: None keeps the store's choice."""
-    return None if value is None else check_language(value)
 
 
 class MemoryStore(LifecycleMethods, FormationMethods, Closing):
@@ -137,16 +127,13 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         owns_backend: bool = True,
         preload: bool = False,
     ) -> None:
-        if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
-            raise InvalidInput("lifecycle must be a Lifecycle")
-        if formation is not None and not isinstance(formation, Formation):
-            raise InvalidInput("formation must be a Formation")
-        if clock is not None and not callable(clock):
-            raise InvalidInput("clock must be a callable returning an aware datetime")
-        if not isinstance(preload, bool):
-            raise InvalidInput("preload must be True or False")
-        if not isinstance(max_clock_skew, timedelta) or max_clock_skew < timedelta(0):
-            raise InvalidInput("max_clock_skew must be a timedelta of zero or more")
+        check_options(
+            lifecycle=lifecycle,
+            formation=formation,
+            clock=clock,
+            preload=preload,
+            max_clock_skew=max_clock_skew,
+        )
         formation = formation or Formation()
         analyser = Analyser(
             extractor=extractor,
@@ -173,11 +160,14 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
 
     # --- construction -------------------------------------------------------------------
     @classmethod
-    def embedded(cls, path: str | Path | None = None, **options: Any) -> MemoryStore:
-        """A store on the embedded engine (LadybugDB): on disk at `path`, in memory if None."""
+    def embedded(
+        cls, path: str | Path | None = None, *, read_only: bool = False, **options: Any
+    ) -> MemoryStore:
+        """A store on the embedded engine (LadybugDB): on disk at `path`, in memory if None.
+        `read_only` opens an existing file for reading only (writes raise `ReadOnlyStore`)."""
         from bitemporal_core.backends.ladybug.engine import LadybugBackend
 
-        return cls(LadybugBackend(path), **options)
+        return cls(LadybugBackend(path, read_only=read_only), **options)
 
     @classmethod
     def neo4j(
@@ -188,11 +178,13 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         database: str | None = None,
         driver: Any = None,
         max_transaction_retry_time: float | None = None,
+        read_only: bool = False,
         **options: Any,
     ) -> MemoryStore:
         """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close.
         `max_transaction_retry_time` (seconds, URI only) bounds the driver's retries of a
-        failing transaction (the driver's default is 30 s)."""
+        failing transaction (the driver's default is 30 s); `read_only` uses read sessions
+        only (writes raise `ReadOnlyStore`)."""
         from bitemporal_core.backends.neo4j.engine import Neo4jBackend
 
         backend = Neo4jBackend(
@@ -201,6 +193,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             database=database,
             driver=driver,
             max_transaction_retry_time=max_transaction_retry_time,
+            read_only=read_only,
         )
         return cls(backend, **options)
 

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from bitemporal_core.errors import InvalidInput
-from bitemporal_core.model import Basis
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
-__all__ = ["resolved_basis"]
+from bitemporal_core.common.times import require_aware
+from bitemporal_core.errors import InvalidInput
+from bitemporal_core.language.detect import check_language
+from bitemporal_core.model import Basis, Formation, Unset
+from bitemporal_core.ranking.decay import Lifecycle
+
+__all__ = ["check_options", "language_option", "opt_end", "opt_time", "resolved_basis"]
 
 
 def resolved_basis(basis: Basis | None) -> Basis:
@@ -13,3 +19,39 @@ def resolved_basis(basis: Basis | None) -> Basis:
     if basis is not None and not isinstance(basis, Basis):
         raise InvalidInput(f"basis must be a Basis, not {type(basis).__name__}")
     return (basis or Basis()).resolved()
+
+
+def opt_time(value: datetime | None, name: str) -> datetime | None:
+    """An optional time argument: None, or an aware datetime."""
+    return None if value is None else require_aware(value, name)
+
+
+def opt_end(value: datetime | Unset | None) -> datetime | Unset | None:
+    """A `valid_to` argument: not given, None (open), or an aware datetime."""
+    return value if isinstance(value, Unset) else opt_time(value, "valid_to")
+
+
+def language_option(value: str | None) -> str | None:
+    """A call's `language=`: None keeps the store's choice."""
+    return None if value is None else check_language(value)
+
+
+def check_options(
+    *,
+    lifecycle: object,
+    formation: object,
+    clock: Callable[[], datetime] | None,
+    preload: object,
+    max_clock_skew: object,
+) -> None:
+    """The store's constructor options that are checked before anything is built."""
+    if lifecycle is not None and not isinstance(lifecycle, Lifecycle):
+        raise InvalidInput("lifecycle must be a Lifecycle")
+    if formation is not None and not isinstance(formation, Formation):
+        raise InvalidInput("formation must be a Formation")
+    if clock is not None and not callable(clock):
+        raise InvalidInput("clock must be a callable returning an aware datetime")
+    if not isinstance(preload, bool):
+        raise InvalidInput("preload must be True or False")
+    if not isinstance(max_clock_skew, timedelta) or max_clock_skew < timedelta(0):
+        raise InvalidInput("max_clock_skew must be a timedelta of zero or more")

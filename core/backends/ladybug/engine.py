@@ -30,6 +30,7 @@ from bitemporal_core.backends.base import (
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.backends.ladybug.index import RecallIndex
+from bitemporal_core.backends.ladybug.opening import claim_path, open_file, release_path
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
     batch_dim,
@@ -54,9 +55,10 @@ from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc, utcnow
 from bitemporal_core.errors import (
     BackendError,
+    BitemporalError,
+    ConfigurationError,
     EmbeddingMismatch,
     NotCurrent,
-    StoreInUse,
 )
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
 
@@ -64,29 +66,6 @@ __all__ = ["LadybugBackend"]
 
 R = TypeVar("R")
 _OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
-
-# The database paths this process has open (resolved): LadybugDB's file lock is per process, so
-# a second Database on an open path would open too, and each would lose the other's writes.
-_OPEN_PATHS: set[str] = set()
-_OPEN_LOCK = threading.Lock()
-
-
-def _claim_path(path: str | Path) -> str:
-    """Resolve `path` (user, relative, symlinks) and mark it open, or raise `StoreInUse`."""
-    key = str(Path(path).expanduser().resolve())
-    with _OPEN_LOCK:
-        if key in _OPEN_PATHS:
-            raise StoreInUse(
-                f"the embedded database at {key} is already open in this process; close that "
-                "store first, or share it (one store per path)"
-            )
-        _OPEN_PATHS.add(key)
-    return key
-
-
-def _release_path(key: str) -> None:
-    with _OPEN_LOCK:
-        _OPEN_PATHS.discard(key)
 
 
 class LadybugBackend(CypherBackend):
@@ -102,35 +81,42 @@ class LadybugBackend(CypherBackend):
     _s = q.SHARED
 
     def __init__(
-        self, path: str | Path | None = None, *, database: Any = None, buffer_pool_mb: int = 1024
+        self,
+        path: str | Path | None = None,
+        *,
+        database: Any = None,
+        buffer_pool_mb: int = 1024,
+        read_only: bool = False,
     ) -> None:
         try:
             import ladybug
         except ImportError as e:  # pragma: no cover - ladybug is a hard dependency
             raise BackendError("the embedded engine needs the 'ladybug' package") from e
+        if read_only and (path is None or database is not None):
+            raise ConfigurationError("read_only opens a database file: give its path")
+        self.read_only = read_only
         self._owns_db = database is None
-        key = _claim_path(path) if database is None and path is not None else None
+        key = claim_path(path) if database is None and path is not None else None
         # The file this backend rewrites after a deletion (`erase`): only one it opened itself.
-        self._erasable = None if key is None else Path(key)
+        self._erasable = None if key is None or read_only else Path(key)
         self._pool = buffer_pool_mb * 2**20
         try:
             if database is None:
-                target = ":memory:" if key is None else key
-                if self._erasable is not None:
-                    self._erasable.parent.mkdir(parents=True, exist_ok=True)
-                    if erase.is_marked(self._erasable):  # a deleting process died unclosed
-                        erase.rewrite(self._erasable, self._pool)
-                database = erase.open_database(ladybug, target, self._pool)
+                database = (
+                    ladybug.Database(":memory:", buffer_pool_size=self._pool)
+                    if key is None
+                    else open_file(ladybug, key, self._pool, read_only=read_only)
+                )
             self._db = database
             self._conn = ladybug.Connection(database)
-        except (RuntimeError, BackendError) as e:
+        except (RuntimeError, BitemporalError) as e:
             if key is not None:
-                _release_path(key)
-            if isinstance(e, BackendError):
+                release_path(key)
+            if isinstance(e, BitemporalError):
                 raise
             raise BackendError(f"cannot open the embedded database: {e}") from e
         # Released on close, or when the backend is collected without one.
-        self._release = weakref.finalize(self, _release_path, key) if key else None
+        self._release = weakref.finalize(self, release_path, key) if key else None
         self.path = None if path is None else str(path)
         self._lock = threading.RLock()
         self._closed = False
@@ -138,14 +124,20 @@ class LadybugBackend(CypherBackend):
         self._clocks: dict[str, tuple[datetime, int]] = {}
         self._dims: dict[str, int | None] = {}  # each namespace's embedding dimension
         folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
-        saved = SavedIndexes(folder) if folder is not None and self._owns_db else None
+        saved = (
+            SavedIndexes(folder, read_only=read_only)
+            if folder is not None and self._owns_db
+            else None
+        )
         self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
-        with self._lock:
-            for statement in q.SCHEMA:
-                self._run(statement)
+        if not read_only:  # a read-only file already has its schema
+            with self._lock:
+                for statement in q.SCHEMA:
+                    self._run(statement)
 
     def __repr__(self) -> str:
-        return f"LadybugBackend(path={self.path!r})"
+        mode = ", read_only=True" if self.read_only else ""
+        return f"LadybugBackend(path={self.path!r}{mode})"
 
     # --- plumbing ------------------------------------------------------------------------
     def _run(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
@@ -162,6 +154,8 @@ class LadybugBackend(CypherBackend):
 
     @contextmanager
     def _transaction(self, *, read_only: bool = False) -> Iterator[None]:
+        if not read_only:
+            self._writable()
         with self._lock:
             self._run(q.BEGIN_READ if read_only else q.BEGIN)
             try:
@@ -577,8 +571,9 @@ class LadybugBackend(CypherBackend):
                 return
             # The recall indexes held, for the next process's first recall (a folder that
             # cannot be written: the next process reads the database instead).
-            with suppress(OSError, BackendError):
-                self._index.save_all(self._run)
+            if not self.read_only:
+                with suppress(OSError, BackendError):
+                    self._index.save_all(self._run)
             self._closed = True
             try:
                 self._conn.close()

@@ -102,17 +102,19 @@ def _literal_folder(folder: Path) -> Iterator[str]:
         shutil.rmtree(holder, ignore_errors=True)
 
 
-def open_database(ladybug: Any, target: str, pool: int) -> Any:
+def open_database(ladybug: Any, target: str, pool: int, *, read_only: bool = False) -> Any:
     """Opens the database file. A WAL whose last record is torn (the process died, or the disk
     filled, while writing a transaction that was never acknowledged) is replayed up to that
     record, as the engine's recovery option allows, instead of refusing the whole store."""
     try:
-        return ladybug.Database(target, buffer_pool_size=pool)
+        return ladybug.Database(target, buffer_pool_size=pool, read_only=read_only)
     except RuntimeError as e:
         if "WAL file is corrupted" not in str(e):
             raise
     _log.warning("%s: the WAL's last record was torn; replayed up to it", target)
-    return ladybug.Database(target, buffer_pool_size=pool, throw_on_wal_replay_failure=False)
+    return ladybug.Database(
+        target, buffer_pool_size=pool, read_only=read_only, throw_on_wal_replay_failure=False
+    )
 
 
 def _run(ladybug: Any, path: Path, statement: str, buffer_pool_size: int) -> None:

@@ -33,8 +33,9 @@ _FORMAT = 2  # bumped whenever NamespaceIndex's fields change
 class SavedIndexes:
     """Saved namespace indexes of one database (see the module docstring)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, read_only: bool = False) -> None:
         self.folder = folder
+        self.read_only = read_only  # load only: a read-only store changes no file
         self._absent: set[str] = set()  # namespaces known to have no file (no unlink needed)
 
     def _file(self, namespace: str) -> Path:
@@ -42,7 +43,7 @@ class SavedIndexes:
 
     def invalidate(self, namespace: str) -> None:
         """Before a write to the namespace: its saved index is no longer exact."""
-        if namespace in self._absent:
+        if namespace in self._absent or self.read_only:
             return
         with contextlib.suppress(FileNotFoundError):
             self._file(namespace).unlink()

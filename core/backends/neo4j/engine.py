@@ -34,7 +34,12 @@ from bitemporal_core.backends.port import (
 )
 from bitemporal_core.backends.rows import WIDTH, open_end, scoped
 from bitemporal_core.common.times import EPOCH
-from bitemporal_core.errors import BackendError, ConfigurationError
+from bitemporal_core.errors import (
+    BackendError,
+    BitemporalError,
+    ConfigurationError,
+    ReadOnlyStore,
+)
 from bitemporal_core.model import Concept, ConceptEdge, Fact, InferredEdge
 from bitemporal_core.ranking import bm25
 
@@ -47,6 +52,13 @@ _AWAIT_SECONDS = 300
 _EXACT_SCAN_MAX = 2_000  # namespaces up to this many versions are scanned exactly
 _OVERFETCH = 10  # vector candidates fetched per wanted hit before filtering
 _ANN_FETCH_MAX = 10_000
+# The server refuses a write: the database (or this session) is read-only.
+_READ_ONLY_CODES = frozenset(
+    {
+        "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
+        "Neo.ClientError.Statement.AccessMode",
+    }
+)
 
 
 def _safe_uri(uri: str) -> str:
@@ -90,6 +102,8 @@ class Neo4jBackend(CypherBackend):
         max_transaction_retry_time: seconds the driver keeps retrying a transaction that
             fails transiently (server down, leader switch); the driver's default is 30.
             Only with `uri` (a caller's driver has its own setting).
+        read_only: read sessions only (a cluster routes them to any member); every write
+            raises `ReadOnlyStore` before reaching the server, and no schema is created.
     """
 
     name = "neo4j"
@@ -103,6 +117,7 @@ class Neo4jBackend(CypherBackend):
         database: str | None = None,
         driver: Any = None,
         max_transaction_retry_time: float | None = None,
+        read_only: bool = False,
     ) -> None:
         neo4j = _import_driver()
         if (uri is None) == (driver is None):
@@ -116,6 +131,8 @@ class Neo4jBackend(CypherBackend):
         self._uri = None if uri is None else _safe_uri(uri)
         self._database = database
         self._owns_driver = driver is None
+        self.read_only = read_only
+        self._access = neo4j.READ_ACCESS if read_only else neo4j.WRITE_ACCESS
         self._exceptions = neo4j.exceptions
         if uri is not None:
             uri, auth = _split_userinfo(uri, auth)
@@ -134,14 +151,17 @@ class Neo4jBackend(CypherBackend):
 
     def __repr__(self) -> str:
         where = f"uri={self._uri!r}" if self._uri is not None else "driver=<caller's driver>"
-        return f"Neo4jBackend({where}, database={self._database!r})"
+        mode = ", read_only=True" if self.read_only else ""
+        return f"Neo4jBackend({where}, database={self._database!r}{mode})"
 
     # --- plumbing ------------------------------------------------------------------------
-    def _wrap(self, e: Exception) -> BackendError:
+    def _wrap(self, e: Exception) -> BitemporalError:
         """A library error for a driver error, without secrets (codes and server messages)."""
         code = getattr(e, "code", None)
         message = getattr(e, "message", None) or str(e)
         label = f"{type(e).__name__} {code}" if code else type(e).__name__
+        if code in _READ_ONLY_CODES:
+            return ReadOnlyStore(f"the Neo4j database is read-only ({label})")
         return BackendError(f"Neo4j error ({label}): {message}")
 
     def _session(self) -> Any:
@@ -149,12 +169,15 @@ class Neo4jBackend(CypherBackend):
             raise BackendError("the store is closed")
         return self._driver.session(
             database=self._database,
+            default_access_mode=self._access,
             bookmark_manager=self._driver.execute_query_bookmark_manager,
             notifications_min_severity="OFF",  # e.g. "property does not exist" for NULLs
         )
 
     def _execute(self, work: Callable[[Any], R], *, write: bool) -> R:
         """Run `work(tx)` as one managed transaction (retried on transient errors)."""
+        if write:
+            self._writable()
         self.ensure_schema()
         errors = (self._exceptions.Neo4jError, self._exceptions.DriverError)
         try:
@@ -188,9 +211,9 @@ class Neo4jBackend(CypherBackend):
     def ensure_schema(self) -> None:
         """Create the constraints and indexes if missing and wait until they are online.
 
-        Idempotent; runs once per backend, on first use.
+        Idempotent; runs once per backend, on first use; never on a read-only backend.
         """
-        if self._schema_ready:
+        if self._schema_ready or self.read_only:
             return
         with self._lock:
             if self._schema_ready:
