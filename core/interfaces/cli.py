@@ -109,6 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, help="embedded store path (default: user data dir)")
     p.add_argument("--memory", action="store_true", help="use an in-memory store")
     p.add_argument(
+        "--read-only",
+        action="store_true",
+        help="open the store for reading only (writing commands then fail, nothing changes)",
+    )
+    p.add_argument(
         "-n",
         "--namespace",
         default="default",
@@ -138,13 +143,15 @@ def _open_store(args: argparse.Namespace) -> MemoryStore:
     """The store of this run; a path that does not exist is refused unless the command
     creates (then the store and its folders are made)."""
     if args.memory:
+        if args.read_only:
+            raise InvalidInput("--read-only needs a store file, not --memory")
         return MemoryStore.embedded(None)
     path: Path = args.store or default_store_path()
     if args.command not in CREATING and not path.exists():
         raise InvalidInput(
             f"no store at {path} (nothing remembered there yet; `remember` or `import` creates it)"
         )
-    return MemoryStore.embedded(path)
+    return MemoryStore.embedded(path, read_only=args.read_only)
 
 
 def _checked(args: argparse.Namespace) -> None:

@@ -100,6 +100,20 @@ def test_errors_are_one_line_without_traceback(
     assert "bad.jsonl:1" in capsys.readouterr().err
 
 
+def test_read_only_reads_and_refuses_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "m.lbdb"
+    assert run(db, "remember", "I enjoy eating apples.")[0] == 0
+    code, out = run(db, "--read-only", "recall", "apples")
+    assert code == 0 and "I enjoy eating apples." in out
+    assert run(db, "--read-only", "remember", "I moved to Rome.")[0] == 1
+    assert "read-only" in capsys.readouterr().err
+    assert "Rome" not in run(db, "timeline")[1]
+    assert run(tmp_path / "none.lbdb", "--read-only", "recall", "x")[0] == 1
+    assert not (tmp_path / "none.lbdb").exists()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_demo_answers_differ_by_basis(lang: str) -> None:
     out = io.StringIO()

@@ -4,6 +4,7 @@ and every write has its own t_index."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -98,5 +99,5 @@ def test_four_processes_share_a_namespace(neo4j_driver: Any) -> None:
         assert own == sorted(own) and len(set(own)) == len(own)
         assert [f["t"] for f in facts] == sorted(f["t"] for f in facts)
     speakers = [f.speaker for f in by_t]
-    switches = sum(a != b for a, b in zip(speakers, speakers[1:], strict=False))
+    switches = sum(a != b for a, b in itertools.pairwise(speakers))
     assert switches > 2 * PROCESSES  # the writes really interleaved (one after another: 3)
