@@ -10,6 +10,8 @@ additive distractors, written to tune the general change rules. `--set dev3` rep
 `stream_dev3_en.jsonl` (English only), a third development set over about sixty kinds of
 fact (subscriptions, commute, bedtime, clubs, pets dying, brand-only changes, informal
 lowercase turns, changes told as events), written before its failures were looked at.
+`--set dev4` replays `stream_dev4_*.jsonl`, a fourth development set of informal turns
+(English and Chinese), written after the holdout's score was known, without reading it.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -25,7 +27,7 @@ alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md
 `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|dev3|check|holdout] [--paths remember,...] [--langs en,zh]
+        [--set dev|dev2|dev3|dev4|check|holdout] [--paths remember,...] [--langs en,zh]
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ SETS = {
     "dev": ("stream_{}.jsonl", HERE / "STREAM.md"),
     "dev2": ("stream_dev2_{}.jsonl", HERE / "STREAM_DEV2.md"),
     "dev3": ("stream_dev3_{}.jsonl", HERE / "STREAM_DEV3.md"),
+    "dev4": ("stream_dev4_{}.jsonl", HERE / "STREAM_DEV4.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -300,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2", "dev3")
+            if args.which in ("dev", "dev2", "dev3", "dev4")
             else "held back, never tuned on)."
         ),
         "",

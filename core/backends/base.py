@@ -450,17 +450,19 @@ class CypherBackend:
             id=r[0], namespace=r[1], session=r[2], role=r[3], text=r[4], at=at, seq=int(r[6])
         )
 
-    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact | None]]:
         engine_ids = [scoped(namespace, i) for i in ids]
 
-        def work(run: Run) -> Rows:
-            found = engine_ids
-            if self._s.ONE_START and engine_ids:  # one statement per message that exists
-                found = [r[0] for r in run(self._s.MESSAGES_FOUND, {"ids": engine_ids})]
-            return self._from_ids(run, self._s.REMEMBERED, found)
+        def work(run: Run) -> tuple[Rows, Rows]:
+            found = run(self._s.MESSAGES_FOUND, {"ids": engine_ids}) if engine_ids else []
+            return found, self._from_ids(run, self._s.REMEMBERED, [r[0] for r in found])
 
-        rows = self._in_read(work)
-        return [(r[WIDTH], r[WIDTH + 1], self._fact(r)) for r in rows]
+        found, rows = self._in_read(work)
+        out: list[tuple[str, str, Fact | None]] = [
+            (r[WIDTH], r[WIDTH + 1], self._fact(r)) for r in rows
+        ]
+        with_facts = {r[WIDTH] for r in rows}
+        return out + [(r[1], r[2], None) for r in found if r[1] not in with_facts]
 
     def sessions(self, namespace: str) -> list[str]:
         return [r[0] for r in self._read(self._s.SESSIONS, {"ns": namespace})]

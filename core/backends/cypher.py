@@ -241,7 +241,9 @@ class Statements:
         self.ONE_START = dialect.one_start
         # The given messages that exist (a lookup per id, on every engine), then every version
         # linked to them (re-imports skip what was remembered).
-        self.MESSAGES_FOUND = "UNWIND $ids AS id MATCH (m:Message {id: id}) RETURN m.id"
+        self.MESSAGES_FOUND = (
+            "UNWIND $ids AS id MATCH (m:Message {id: id}) RETURN m.id, m.msg_id, m.text"
+        )
         self.REMEMBERED = each + "MATCH (m:Message {id: " + i + "})<-[:FROM_MESSAGE]-(v:Version)"
         self.REMEMBERED += " RETURN " + self.V + ", m.msg_id, m.text"
         self.SUMMARIES_KNOWN = each + "MATCH (c:Concept {id: " + i + "})<-[:SUMMARISES]-"

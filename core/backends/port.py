@@ -331,9 +331,10 @@ class MessageLog(Protocol):
         read in one statement."""
         ...
 
-    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact]]:
-        """For each given message id that facts were remembered from: (message id, message
-        text, version) for every version linked to the message."""
+    def remembered(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str, Fact | None]]:
+        """For each given message id that is stored: (message id, message text, version) for
+        every version linked to the message, or one row with None for a message that gave no
+        fact (a question kept as a message only)."""
         ...
 
     def sessions(self, namespace: str) -> list[str]:

@@ -19,7 +19,13 @@ from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_subject
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
-from bitemporal_core.language.topics import topic_claims_zh, topics, verb_keys, zh_terms
+from bitemporal_core.language.topics import (
+    topic_claims_zh,
+    topics,
+    verb_keys,
+    zh_names,
+    zh_terms,
+)
 
 __all__ = ["claims_zh"]
 
@@ -27,7 +33,10 @@ _CLAUSES = re.compile(r"[，,；;。！!？?\n]+|(?:但是|不过|所以|然后|
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
-_TOPIC_BEFORE = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)[都也还就已经]*$")
+_SOON_AFTER = r"(?:上个月|上周|昨天|前两天|刚刚|刚|已经|都|也|还|就|先|又)*"
+_TOPIC_BEFORE = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)" + _SOON_AFTER + "$")
+# A clause that starts with the thing it changes (思域出掉了, 成都不去了): no one is named.
+_HEAD_BEFORE = re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + _SOON_AFTER + "$")
 
 
 @cache
@@ -60,8 +69,10 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     out = []
     clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
     last = ("speaker", "")
+    said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:
-        claim = _clause_claim(clause, last)
+        claim = _clause_claim(clause, last, said)
+        said += clause
         if claim is not None:
             out.append(claim)
             last = (claim.subject_kind, claim.subject)
@@ -75,7 +86,8 @@ def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
     """A claim of the `about` slot: what the statement names (its character pairs), so that
     a later change of the same thing can retire it; its subject is `who` (that of the
     statement's first claim, else read from its start)."""
-    keys = tuple(sorted(zh_terms(text) | verb_keys(tag_words(normalise(text)))))
+    words = tag_words(normalise(text))
+    keys = tuple(sorted(zh_terms(text) | zh_names(words) | verb_keys(words)))
     if not keys:
         return ()
     kind, subject = who
@@ -109,8 +121,9 @@ def _topic_subject(before: str) -> tuple[str, str] | None:
     return None
 
 
-def _clause_claim(clause: str, last: tuple[str, str]) -> ClaimDraft | None:
-    """The first phrasing's claim in a clause; `last` is the subject of the clause before."""
+def _clause_claim(clause: str, last: tuple[str, str], said: str) -> ClaimDraft | None:
+    """The first phrasing's claim in a clause; `last` is the subject of the clause before,
+    `said` the statement's text before the clause (its additive cues count)."""
     for slot, regex, fixed, positive, star, source in _patterns():
         m = regex.search(clause)
         if m is None:
@@ -129,7 +142,7 @@ def _clause_claim(clause: str, last: tuple[str, str]) -> ClaimDraft | None:
             positive=positive and not negated,
             single=spec["cardinality"] == "one",
             replacing=_cue("replacing", clause) or not positive or negated,
-            additive=_cue("additive", clause[: m.start()]),
+            additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
             tentative=_cue("hypothetical", clause),
             past=_cue("past_state", clause),
             rule="slot:" + slot + " '" + source + "'",
@@ -149,6 +162,8 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
         return value
     before = clause[: m.start()]
     found = _OBJECT_BEFORE.search(before) or _TOPIC_BEFORE.search(before)
+    if found is None and zh_subject(before) is None:
+        found = _HEAD_BEFORE.search(before)
     return found.group("v").strip() if found else value
 
 

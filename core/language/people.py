@@ -207,6 +207,9 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     aliases = subjects["relation_aliases"]
     for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         at = head.find(relation)
+        ahead = head[:at].removesuffix("我")
+        if ahead and ahead[-1] in subjects["with"]:
+            continue  # 打算跟老公去成都, 跟我妈去: a companion, not the subject
         if at >= 0:
             rest = head[at + len(relation) :]
             name = _zh_name(rest)

@@ -34,6 +34,7 @@ __all__ = [
     "topic_terms",
     "topics",
     "verb_keys",
+    "zh_names",
     "zh_terms",
 ]
 
@@ -220,16 +221,23 @@ def topic_claims_zh(
     last = ("speaker", "")
     setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     for clause in clauses_zh:
-        cue = _zh_cue(topics()["zh"]["change"], clause)
+        spec = topics()["zh"]
+        cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
         if not cue:
             setup |= zh_terms(clause)
             continue
         at = clause.find(cue.split("*", 1)[0])
-        after = [w for w in tag_words(normalise(clause)) if w.end > at]
-        keys = tuple(sorted(zh_terms(clause) | verb_keys(after) | setup))
+        words = tag_words(normalise(clause))
+        after = [w for w in words if w.end > at]
+        keys = tuple(sorted(zh_terms(clause) | zh_names(words) | verb_keys(after) | setup))
         last, setup = subject(clause[:at]) or last, set()
         if keys:
             out.append(_draft(*last, clause, keys, cue))
+            # A change that ends a named person's part (赵总调走了) is the speaker's too, by that
+            # name only: 我对象从平安离职了 leaves the speaker's own 平安 alone.
+            if last[0] == "person" and _zh_cue(spec["ends_subject"], clause):
+                named = tuple(sorted(zh_terms(last[1]) or {last[1]}))
+                out.append(_draft("speaker", "", clause, named, cue))
     return tuple(out)
 
 
@@ -250,6 +258,13 @@ def verb_keys(words: Iterable[Word]) -> set[str]:
         if verb not in spec["light_verbs"] and _CJK.fullmatch(verb):
             out.add(VERB + verb)
     return out
+
+
+def zh_names(words: Iterable[Word]) -> set[str]:
+    """The names among tagged words (places, people, brands: 成都, whose characters are stop
+    characters of `zh_terms`), as topics."""
+    tags = set(topics()["zh"]["name_tags"])
+    return {w.norm for w in words if w.tag in tags and len(w.norm) >= 2}
 
 
 def zh_terms(text: str) -> set[str]:

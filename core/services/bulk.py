@@ -161,6 +161,8 @@ def _remembered(ctx: Services, namespace: str, ids: list[str]) -> dict[tuple[str
     said: dict[str, str] = {}  # fact id -> the text of its first version
     for message_id, text, fact in ctx.messages.remembered(namespace, ids):
         latest = found.setdefault((message_id, text), {})
+        if fact is None:  # stored as a message only: a repeat that gives no fact
+            continue
         if fact.id not in latest or latest[fact.id].version < fact.version:
             latest[fact.id] = fact
         if fact.version == 1:
@@ -176,8 +178,9 @@ def remember_many(
 ) -> list[list[Fact]]:
     """Validate every item, then remember them in order, one transaction per chunk.
 
-    Items already remembered (a message id whose facts exist, with the same text; or a
-    repeat of an earlier item of this call) are not written again: their facts are returned.
+    Items already remembered (a stored message id with the same text, whether it gave facts
+    or was kept as a message only; or a repeat of an earlier item of this call) are not
+    written again: their facts are returned.
     """
     checked = [_item(ctx, i, raw) for i, raw in enumerate(check_items(items))]
     keys = [item.key for item in checked if item.key is not None]

@@ -350,6 +350,20 @@ def test_reimport_with_explicit_times_is_idempotent(store: MemoryStore) -> None:
     assert len(store.snapshot("imp")) == len(items)
 
 
+def test_reimport_of_messages_that_gave_no_fact_is_idempotent(store: MemoryStore) -> None:
+    """Found while re-running a benchmark build (TimeRegression): a question is kept as a
+    message only, and a re-run did not count it as imported."""
+    texts = ["I live in Lyon.", "How are you?", "I like tea.", "Thanks!"]
+    items = [{"text": t, "at": T0.replace(day=1 + i), "id": f"q{i}"} for i, t in enumerate(texts)]
+    first = store.remember_many(items, namespace="qs")
+    assert [len(facts) for facts in first] == [1, 0, 1, 0]
+    again = store.remember_many(items, namespace="qs")
+    assert [[f.id for f in facts] for facts in again] == [[f.id for f in fs] for fs in first]
+    assert len(store.messages("qs")) == len(texts)
+    assert store.remember("How are you?", namespace="qs", source="q1") == []
+    assert len(store.snapshot("qs")) == 2
+
+
 # --- a Neo4j server stopped and killed mid-run -----------------------------------------------
 @pytest.fixture
 def private_neo4j() -> Iterator[PrivateNeo4j]:

@@ -79,3 +79,23 @@ def test_a_two_character_word_gives_the_noun_it_is_built_on() -> None:
 def test_slot_query_words_by_language() -> None:
     assert {"上班", "公司"} <= set(slot_words(["employer"], "zh"))
     assert "work" in slot_words(["employer"]) and "上班" not in slot_words(["employer"])
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (("我们组长是孙姐，人很好。", "孙姐调去总部了。"), [0]),  # ends a named person's part
+        (("我在华为上班。", "我对象从华为离职了。"), []),  # by the name only: not 华为
+        (("我开的是一辆卡罗拉。", "卡罗拉出掉了，换了台小鹏。"), [0]),  # the head is the value
+        (("国庆打算跟我妈去厦门玩。", "厦门不去了，改去桂林。"), [0]),  # 厦门, a name, is a topic
+        (("我手机号是135 0000 1111。", "我另外办了张副卡，号码是188 2222 3333。"), []),
+    ],
+)
+def test_chinese_changes_of_this_round(lines: tuple[str, ...], expected: list[int]) -> None:
+    assert retired(*lines) == expected
+
+
+def test_a_companion_is_not_the_subject() -> None:
+    assert zh_subject("五一打算跟老公去") is None
+    assert zh_subject("国庆打算跟我妈去") in (None, ("speaker", ""))
+    assert zh_subject("我妈跟我爸") == ("relation", "妈妈")
