@@ -42,7 +42,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from run import PAST_MARK, filler_texts, judge, parse_time
+from dataset import filler_texts, parse_time
+from run import PAST_MARK, judge
 
 from bitemporal_core import Basis, MemoryStore
 

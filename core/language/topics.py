@@ -119,7 +119,9 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         ceased = ended_for(clause)
         if temporary and not ceased:
             continue
-        cue = ceased or _has(topics()["en"]["change"], " ".join(norm(t.text) for t in clause))
+        said = " ".join(norm(t.text) for t in clause)
+        spec = topics()["en"]
+        cue = ceased or _has(spec["change"], said) or _has(spec["ends_subject"], said)
         named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
         keys = tuple(k for k in keys_of(" ".join(named)) if k not in _stops())
         if not cue or not keys:
@@ -140,7 +142,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             others = [p.partition(":")[::2] for p in mentioned(clause[verb + 1 :])]
         else:
-            ends = _has(topics()["en"]["ends_subject"], " ".join(norm(t.text) for t in clause))
+            ends = _has(spec["ends_subject"], said)
             others = [("speaker", "")] if ends else []
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
