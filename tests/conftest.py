@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,9 +13,40 @@ from bitemporal_core import MemoryStore
 from bitemporal_core.language.extract import ConceptExtractor, default_extractor
 
 ROOT = Path(__file__).resolve().parent.parent
-# shared/ beside the clone; a git worktree (wt/NAME) finds it one folder further up.
+
+
+def _origin() -> list[Path]:
+    """The checkout this clone was cloned from, when that is a local folder (a clean clone
+    in a temporary folder finds shared/ beside its origin)."""
+    try:
+        url = subprocess.run(
+            ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        return []
+    origin = Path(url) if url and "://" not in url and ":" not in url.split("/")[0] else None
+    return [origin.resolve().parent] if origin is not None and origin.is_dir() else []
+
+
+# shared/ beside the clone (or $BITEMPORAL_SHARED); a git worktree (wt/NAME) finds it one
+# folder further up; a clean clone elsewhere, beside the checkout it was cloned from.
+_PLACES = [ROOT.parent, ROOT.parent.parent]
 SHARED = next(
-    (p / "shared" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared").is_dir()),
+    (
+        p
+        for p in (
+            *(
+                [Path(os.environ["BITEMPORAL_SHARED"])]
+                if os.environ.get("BITEMPORAL_SHARED")
+                else []
+            ),
+            *(place / "shared" for place in [*_PLACES, *_origin()]),
+        )
+        if p.is_dir()
+    ),
     ROOT.parent / "shared",
 )
 
