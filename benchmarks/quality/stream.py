@@ -27,7 +27,7 @@ alone. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md
 `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|dev3|dev4|check|holdout] [--paths remember,...] [--langs en,zh]
+        [--set dev|dev2|dev3|dev4|dev5|check|holdout] [--paths remember,...] [--langs en,zh]
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ SETS = {
     "dev2": ("stream_dev2_{}.jsonl", HERE / "STREAM_DEV2.md"),
     "dev3": ("stream_dev3_{}.jsonl", HERE / "STREAM_DEV3.md"),
     "dev4": ("stream_dev4_{}.jsonl", HERE / "STREAM_DEV4.md"),
+    "dev5": ("stream_dev5_{}.jsonl", HERE / "STREAM_DEV5.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -304,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2", "dev3", "dev4")
+            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5")
             else "held back, never tuned on)."
         ),
         "",

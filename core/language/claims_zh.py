@@ -33,10 +33,16 @@ _CLAUSES = re.compile(r"[，,；;。！!？?\n]+|(?:但是|不过|所以|然后|
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
-_SOON_AFTER = r"(?:上个月|上周|昨天|前两天|刚刚|刚|已经|都|也|还|就|先|又)*"
-_TOPIC_BEFORE = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)" + _SOON_AFTER + "$")
-# A clause that starts with the thing it changes (思域出掉了, 成都不去了): no one is named.
-_HEAD_BEFORE = re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + _SOON_AFTER + "$")
+
+
+@cache
+def _before() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A fronted object, then the speaker (那家健身房我退了) or no one (思域出掉了, 成都不去了),
+    with the cue table's time words and adverbs (`soon_after`) allowed before the phrasing."""
+    words = sorted(slot_table()["cues"]["zh"]["soon_after"], key=len, reverse=True)
+    soon = "(?:" + "|".join(map(re.escape, words)) + ")*"
+    topic = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)" + soon + "$")
+    return topic, re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + soon + "$")
 
 
 @cache
@@ -161,16 +167,16 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
     if value.strip(_TAIL):
         return value
     before = clause[: m.start()]
-    found = _OBJECT_BEFORE.search(before) or _TOPIC_BEFORE.search(before)
+    found = _OBJECT_BEFORE.search(before) or _before()[0].search(before)
     if found is None and zh_subject(before) is None:
-        found = _HEAD_BEFORE.search(before)
+        found = _before()[1].search(before)
     return found.group("v").strip() if found else value
 
 
 def _drop_object(before: str) -> str:
     """The text before a phrasing without an object put ahead of the speaker (王者我卸载了:
     我), so that the object is not read as someone's name."""
-    found = _TOPIC_BEFORE.search(before)
+    found = _before()[0].search(before)
     return before[found.end("v") :] if found else before
 
 
