@@ -16,7 +16,8 @@ from bitemporal_core.language.claims import (
     mentioned,
     truecased,
 )
-from bitemporal_core.language.detect import AUTO, check_language, language_of
+from bitemporal_core.language.clauses import timed_text
+from bitemporal_core.language.detect import AUTO, check_language, has_han, language_of
 from bitemporal_core.language.extract import (
     EXTRACTOR_NAMES,
     ConceptExtractor,
@@ -260,12 +261,14 @@ class Analyser:
         valid_to: datetime | Unset | None,
     ) -> tuple[datetime, datetime | None]:
         """The valid interval of a statement recorded at `when`: an explicit `valid_from` wins,
-        else a temporal expression in the text, else `when`."""
+        else a temporal expression in the text (not in a wish or plan said after the main
+        clause), else `when`."""
         explicit_to = None if isinstance(valid_to, Unset) else valid_to
         if valid_from is not None:
             start, end = valid_from, explicit_to
         else:
-            resolved = self.resolver.resolve(text, when) if self.resolver else None
+            timed = timed_text(text, chinese=has_han(text))
+            resolved = self.resolver.resolve(timed, when) if self.resolver else None
             if resolved is None:
                 start, end = when, explicit_to
             else:

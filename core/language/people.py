@@ -86,14 +86,19 @@ def name_at(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
 def mentioned(tokens: Sequence[Token]) -> list[str]:
     """The people a sentence names (entity keys): its names, except those after a preposition
     of place or organisation ("at Lidl", "in Berlin") or a determiner ("the Lisbon trip"), and
-    the speaker's relatives ("my dad")."""
+    the speaker's relatives ("my dad"); a relative named ("my dad Pete") also gives the alias
+    `relation:dad=person:pete`."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
         prev = tokens[i - 1].text.lower() if i else ""
         if prev in _words("speaker_possessive") and tokens[i].text.lower() in _words("relations"):
+            relation = "relation:" + tokens[i].text.lower()
             after = name_at(tokens, i + 1)
-            out.append("person:" + after[0] if after else "relation:" + tokens[i].text.lower())
+            if after is not None:  # "my dad Pete": a later "dad" is Pete
+                out.extend(("person:" + after[0], relation + "=person:" + after[0]))
+            else:
+                out.append(relation)
             i = after[1] if after else i + 1
             continue
         found = name_at(tokens, i)

@@ -140,7 +140,8 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # The people a change is done to are changed too ("we moved Mia to Bright Stars"); a
         # change that ends its subject is the speaker's too ("Nemo died", "the band broke up").
         if who[0] == "speaker":
-            others = [p.partition(":")[::2] for p in mentioned(clause[verb + 1 :])]
+            named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
+            others = [p.partition(":")[::2] for p in named_people]
         else:
             ends = _has(spec["ends_subject"], said)
             others = [("speaker", "")] if ends else []

@@ -33,7 +33,8 @@ _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 @attrs.define
 class Mentions:
     """Who a conversation mentioned, most recent first: entity keys of people and relatives
-    (the speaker excluded), to resolve pronouns."""
+    (the speaker excluded), to resolve pronouns; then the relatives it named
+    (`relation:dad=person:pete`), so that a later "dad" is the same entity."""
 
     recent: list[str] = attrs.field(factory=list)
     changed: bool = False
@@ -42,18 +43,32 @@ class Mentions:
     def add(self, key: str) -> None:
         if key.startswith(("speaker:", "unknown:")):
             return
-        if self.recent[:1] != [key]:
+        people = [k for k in self.recent if "=" not in k]
+        aliases = [k for k in self.recent if "=" in k]
+        if "=" in key:
+            relation = key.split("=", 1)[0] + "="
+            aliases = [a for a in aliases if not a.startswith(relation)] + [key]
+        else:
+            if key in people:
+                people.remove(key)
+            people.insert(0, key)
+        stored = people[: self.keep] + aliases[-self.keep :]
+        if stored != self.recent:
             self.changed = True
-        if key in self.recent:
-            self.recent.remove(key)
-        self.recent.insert(0, key)
-        del self.recent[self.keep :]
+        self.recent[:] = stored
+
+    def alias(self, key: str) -> str:
+        """The person a relative was named as ("my dad Pete"), else `key` itself."""
+        found = next((a for a in self.recent if a.startswith(key + "=")), None)
+        return key if found is None else found.split("=", 1)[1]
 
     def pronoun(self, word: str) -> str | None:
         """The entity a pronoun points back to: he/she the latest person or relative who is
         not a group; they/them the latest group (else None: the speaker's "they")."""
         singular = word in _SINGULAR_PRONOUNS
         for key in self.recent:
+            if "=" in key:
+                continue
             plural = key.split(":", 1)[1] in _PLURAL
             if plural != singular:
                 return key
@@ -79,7 +94,7 @@ def resolve(
             found = "unknown:" + draft.subject if singular else entity_key("speaker", "", speaker)
         key = found
     else:
-        key = entity_key(draft.subject_kind, draft.subject, speaker)
+        key = mentions.alias(entity_key(draft.subject_kind, draft.subject, speaker))
     mentions.add(key)
     if draft.tentative:
         mode = "tentative"

@@ -129,9 +129,10 @@ class Book:
 
 def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) -> Mentions:
     """The people the namespace's conversation mentioned, read from the engine only when the
-    message names someone or speaks of "he", "she" or "they"."""
+    message names someone, a relative ("dad": maybe named before) or speaks of "he", "she" or
+    "they"."""
     needed = any(st.people for st in statements) or any(
-        d.subject_kind == "pronoun" for st in statements for d in st.claims
+        d.subject_kind in ("pronoun", "relation") for st in statements for d in st.claims
     )
     return Mentions(list(ctx.facts.recent(namespace))) if needed else Mentions()
 

@@ -178,6 +178,39 @@ def test_a_pronoun_is_resolved_to_the_person_it_points_back_to(store: MemoryStor
     assert {c.subject for c in claims} == {"person:kenji"}, "the topic rule's claim is Kenji's"
 
 
+def test_a_relative_named_once_is_the_same_person_later(store: MemoryStore) -> None:
+    say(
+        store,
+        "r",
+        "My dad Pete works at the Nissan plant in Sunderland.",
+        "I work at Greggs.",
+        "Dad retired on friday after 31 years at Nissan!",
+    )
+    current = texts(store, "r")
+    assert "My dad Pete works at the Nissan plant in Sunderland." not in current
+    assert "I work at Greggs." in current, "the speaker's job is not dad's"
+
+
+def test_a_relative_not_named_before_is_someone_else(store: MemoryStore) -> None:
+    say(store, "o", "My dad Pete works at the Nissan plant.", "My uncle retired last week.")
+    assert "My dad Pete works at the Nissan plant." in texts(store, "o")
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [  # a time in a wish said after the main clause does not date the switch
+        ("I gave up Japanese, I'm learning Spanish now, want to visit Madrid next year.", 1),
+        ("日语劝退了，现在改学西班牙语了，明年想去巴塞罗那。", 1),
+        ("I'm moving to Madrid next year.", 306),  # the statement's own time still counts
+    ],
+)
+def test_a_wish_after_the_main_clause_does_not_date_the_statement(
+    store: MemoryStore, text: str, starts: int
+) -> None:
+    (fact,) = store.remember(text, namespace="w", at=day(1))
+    assert (fact.valid_from.date() - T0.date()).days == starts
+
+
 def test_the_later_clause_of_one_message_wins_and_both_are_recorded(store: MemoryStore) -> None:
     say(
         store,

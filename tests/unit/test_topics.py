@@ -168,3 +168,14 @@ def test_a_brand_adds_its_category_to_the_keyword_terms() -> None:
     (sentence,) = default_extractor().sentences("We're with Monzo and Netflix now.")
     words = claim_words(claims_of(sentence.text, sentence.tokens))
     assert {"bank", "stream"} <= set(words)
+
+
+def test_a_relative_named_once_stands_for_that_person() -> None:
+    mentions = Mentions()
+    for key in ("person:pete", "relation:dad=person:pete", "person:ana"):
+        mentions.add(key)
+    assert mentions.alias("relation:dad") == "person:pete"
+    assert mentions.alias("relation:mum") == "relation:mum"
+    assert mentions.pronoun("he") == "person:ana", "an alias is no one to point back to"
+    mentions.add("relation:dad=person:joe")  # a later naming wins, once
+    assert [k for k in mentions.recent if "=" in k] == ["relation:dad=person:joe"]

@@ -1,0 +1,46 @@
+"""Which part of a statement its valid time comes from: not a wish or plan said after the
+main clause ("gave up Japanese, started Spanish, want to go to Barcelona next year": the
+switch is now, not next year)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from bitemporal_core.language.slots import slot_table
+
+__all__ = ["timed_text"]
+
+_EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
+_ZH_BREAK = re.compile(r"[，,；;：:！!？?。\n]+|(?:但是|不过|所以|因为)")
+
+
+@cache
+def _cues() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The wish and plan cues of the slot table's `hypothetical` lists (and its Chinese
+    `wish_words`), English as whole words, Chinese in the text."""
+    cues = slot_table()["cues"]
+    en = sorted(cues["en"]["hypothetical"], key=len, reverse=True)
+    zh = sorted((*cues["zh"]["hypothetical"], *cues["zh"]["wish_words"]), key=len, reverse=True)
+    en_re = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, en)) + r")(?![\w'])", re.I)
+    return en_re, re.compile("|".join(map(re.escape, zh)))
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def timed_text(text: str, *, chinese: bool) -> str:
+    """`text` with every wish or plan clause after its first clause blanked (same length), so
+    that a time word in it does not date the whole statement."""
+    breaks = list((_ZH_BREAK if chinese else _EN_BREAK).finditer(text))
+    if not breaks:
+        return text
+    cue = _cues()[1 if chinese else 0]
+    bounds = [m.end() for m in breaks]
+    ends = [m.start() for m in breaks[1:]] + [len(text)]
+    out = text
+    for start, end in zip(bounds, ends, strict=True):
+        if cue.search(text, start, end):
+            out = _blank(out, start, end)
+    return out
