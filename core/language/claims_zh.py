@@ -29,7 +29,9 @@ from bitemporal_core.language.topics import (
 
 __all__ = ["claims_zh"]
 
-_CLAUSES = re.compile(r"[，,；;。！!？?\n]+|(?:但是|不过|所以|然后|而且)")
+_CLAUSES = re.compile(
+    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过|所以|然后|而且)"
+)  # emoji end a clause as punctuation does
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
@@ -149,7 +151,7 @@ def _clause_claim(clause: str, last: tuple[str, str], said: str) -> ClaimDraft |
             single=spec["cardinality"] == "one",
             replacing=_cue("replacing", clause) or not positive or negated,
             additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
-            tentative=_cue("hypothetical", clause),
+            tentative=_cue("hypothetical", clause) or _cue("temporary", said),
             past=_cue("past_state", clause),
             rule="slot:" + slot + " '" + source + "'",
         )

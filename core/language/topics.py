@@ -206,8 +206,16 @@ def _zh_cue(cues: Iterable[str], text: str) -> str:
     return ""
 
 
-def _blocked_zh(text: str) -> bool:
-    return any(_zh_cue(group, text) for group in topics()["zh"]["block"].values())
+def _blocked_zh(text: str, *, clause: bool = False) -> bool:
+    """A block cue in the statement (`clause`: the groups read per change clause, in it)."""
+    spec = topics()["zh"]
+    for word in spec["not_block"]:  # 再也不 is "never again", no 也 of an addition
+        text = text.replace(word, "")
+    return any(
+        _zh_cue(cues, text)
+        for group, cues in spec["block"].items()
+        if (group in spec["block_in_clause"]) == clause
+    )
 
 
 def topic_claims_zh(
@@ -228,6 +236,8 @@ def topic_claims_zh(
         cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
         if not cue:
             setup |= zh_terms(clause)
+            continue
+        if _blocked_zh(clause, clause=True):
             continue
         at = clause.find(cue.split("*", 1)[0])
         words = tag_words(normalise(clause))

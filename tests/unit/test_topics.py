@@ -136,6 +136,11 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("My boyfriend is called Jake.", "jake and i broke up."),
         ("Lucy is my fiancée.", "lucy and i got married in june! she's my wife now"),
         ("My brother Tom lives in Manchester.", "tom's moved down to bristol for his new job"),
+        # an addition's 也 blocks only its own clause; 再也不 is no addition
+        ("我每天坐公交上班，单程一个小时", "入手了一台小电驴，现在骑车上班，再也不用挤公交了"),
+        ("我开始生酮了，每天就是肉和蛋", "生酮坚持不下去了，整个人没力气"),
+        ("our wedding's on 14 September 2024 at the castle", "the wedding's now 5th october"),
+        ("fav band is arctic monkeys", "fav band is fontaines dc these days"),
     ],
 )
 def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
@@ -153,6 +158,9 @@ def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> Non
         ("I work nights at the hospital.", "picked up an extra day shift this week"),
         ("I go running three times a week.", "I ran a marathon in three hours without stopping"),
         ("I'm learning Spanish on Duolingo.", "I have two days free a week for Spanish"),
+        ("I work as a physio in Bath.", "started doing bar shifts at the Crown for extra cash"),
+        ("我每天早上跑五公里", "这几天重感冒，暂时先不跑了"),
+        ("我每天坐公交上班", "我同事也不坐公交了，现在骑车"),
     ],
 )
 def test_restatements_additions_and_free_time_retire_nothing(old: str, new: str) -> None:
