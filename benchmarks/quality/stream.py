@@ -26,8 +26,8 @@ no longer valid but kept in history, every current one valid, and the question's
 the current fact and not the stale one on an unmarked line) and whether additions were left
 alone. A turn of several sentences is kept as one fact per sentence: its memory counts as
 recalled when the context holds one of them (or the turn's `claim`), and as leaked when any of
-them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM.md` (`STREAM_CHECK.md`,
-`STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
+them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM.md`
+(`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
         [--set dev|dev2|dev3|dev4|dev5|check|holdout] [--paths remember,...] [--langs en,zh]
