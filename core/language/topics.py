@@ -138,14 +138,32 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         value = " ".join(named)
         out.append(_draft(who[0], who[1], value, keys, cue))
         # The people a change is done to are changed too ("we moved Mia to Bright Stars"); a
-        # change that ends its subject is the speaker's too ("Nemo died", "the band broke up").
+        # change that ends its subject is the speaker's too ("Nemo died", "the band broke up"),
+        # and one done to the speaker's things is, for those things ("the doc upped my
+        # sertraline": the speaker's sertraline, not their doctor).
         if who[0] == "speaker":
             named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
             others = [p.partition(":")[::2] for p in named_people]
         else:
-            ends = _has(spec["ends_subject"], said)
-            others = [("speaker", "")] if ends else []
+            owned = _owned(clause[verb + 1 :])
+            if owned and not _has(spec["ends_subject"], said):
+                out.append(_draft("speaker", "", value, owned, cue))
+            others = [("speaker", "")] if _has(spec["ends_subject"], said) else []
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
+    return tuple(out)
+
+
+def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:
+    """The keys of the things "my"/"our" name in these words ("upped my sertraline")."""
+    out: list[str] = []
+    for i, tok in enumerate(tokens):
+        if tok.text.lower() not in ("my", "our"):
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].pos in ("ADJ", *_NOUNS):
+            j += 1
+        words = " ".join(t.text for t in tokens[i + 1 : j] if t.pos in _NOUNS)
+        out.extend(k for k in keys_of(words) if k not in _stops() and k not in out)
     return tuple(out)
 
 

@@ -141,6 +141,8 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("我开始生酮了，每天就是肉和蛋", "生酮坚持不下去了，整个人没力气"),
         ("our wedding's on 14 September 2024 at the castle", "the wedding's now 5th october"),
         ("fav band is arctic monkeys", "fav band is fontaines dc these days"),
+        # a change someone makes to the speaker's things
+        ("I take sertraline daily", "doc upped my sertraline to 100mg since last tuesday"),
     ],
 )
 def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
@@ -161,6 +163,7 @@ def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> Non
         ("I work as a physio in Bath.", "started doing bar shifts at the Crown for extra cash"),
         ("我每天早上跑五公里", "这几天重感冒，暂时先不跑了"),
         ("我每天坐公交上班", "我同事也不坐公交了，现在骑车"),
+        ("My physio is Dan at Active Health.", "Dan switched me to new exercises for my knee"),
     ],
 )
 def test_restatements_additions_and_free_time_retire_nothing(old: str, new: str) -> None:
