@@ -13,7 +13,8 @@ lowercase turns, changes told as events), written before its failures were looke
 `--set dev4` replays `stream_dev4_*.jsonl`, a fourth development set of informal turns
 (English and Chinese), written after the holdout's score was known, without reading it.
 `--set dev5` replays `stream_dev5_*.jsonl`, a fifth, written the same way (by writers who read
-neither the rules nor the holdout), measured once untouched before tuning. `--set holdout` replays
+neither the rules nor the holdout), measured once untouched before tuning; `--set dev6` a
+sixth, written after dev5's rules. `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
@@ -30,7 +31,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|dev3|dev4|dev5|check|holdout] [--paths remember,...] [--langs en,zh]
+        [--set dev|dev2|dev3|dev4|dev5|dev6|check|holdout] [--paths remember,...] [--langs en,zh]
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ SETS = {
     "dev3": ("stream_dev3_{}.jsonl", HERE / "STREAM_DEV3.md"),
     "dev4": ("stream_dev4_{}.jsonl", HERE / "STREAM_DEV4.md"),
     "dev5": ("stream_dev5_{}.jsonl", HERE / "STREAM_DEV5.md"),
+    "dev6": ("stream_dev6_{}.jsonl", HERE / "STREAM_DEV6.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -327,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5")
+            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
             else "held back, never tuned on)."
         ),
         "",

@@ -207,3 +207,14 @@ def test_saved_index_answers_as_a_fresh_read_and_is_never_stale(tmp_path: Path) 
     index.clear()
     assert _answers(store, at) == moved
     store.close()
+
+    store = open_store()  # a write before any read: the saved embeddings are kept with it
+    assert {p.suffix for p in (tmp_path / "mem.lbdb.recall").iterdir()} == {".idx", ".npz"}
+    _ = store.recall("anything", namespace="n", k=1, mode="recallm")  # no vector search
+    write(store)
+    index = store.backend._index  # type: ignore[attr-defined]
+    assert index.loads == 0
+    after = _answers(store, at)
+    index.clear()
+    assert _answers(store, at) == after
+    store.close()

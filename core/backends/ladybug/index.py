@@ -10,7 +10,8 @@ of then: each concept's t_index from the t_indexes its mentions moved it to (`to
 pair's strength from its RELATED increments up to then (`steps`), BM25 statistics from the
 versions recorded by then; reads at or after the latest write use the running totals.
 
-A namespace is read from the database on its first recall (about a second at 100k facts) and
+A namespace is read from the database on its first recall (about a second at 100k facts), or
+from the index `close` saved (`saved`: its mappings read one key at a time, `lazy`), and
 then changed by each committed write with the rows that write stored; writes it does not follow
 (forget, archive, inferred edges) drop it, to be read again. Fact rows still come from the
 database, by id. The process is the database's only writer (LadybugDB locks the
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,6 +31,7 @@ import numpy as np
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import Run
 from bitemporal_core.backends.ladybug import cypher as q
+from bitemporal_core.backends.ladybug.lazy import LazyMap, packed
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import mention_rows
 from bitemporal_core.backends.port import RecallFilter, WriteBatch, WriteResult
@@ -49,6 +51,8 @@ _NEVER_KNOWN = np.iinfo(np.int64).min  # the latest recorded_at of an empty inde
 _ROWS_MAX = 2_000_000  # versions held over all namespaces; least recently used ones dropped
 _NEIGHBOURS_MAX = 800  # per hop, as the engine's neighbourhood statement limits it
 _FACTS_MAX = 20_000  # fact rows kept per namespace (about 1 KB each), oldest read dropped
+LAZY = ("postings", "concepts", "adjacent", "out", "steps", "touches", "mentions")
+"""The mappings a saved index packs (`lazy`): a recall reads only its keys' values."""
 
 
 def _us(value: datetime | None, default: int = _NEVER) -> int:
@@ -68,7 +72,7 @@ class NamespaceIndex:
 
     def __init__(self) -> None:
         self.ids: list[str] = []
-        self.row: dict[str, int] = {}
+        self._row: dict[str, int] | None = {}  # version id -> row; None: built when needed
         self._cols = {
             name: np.empty(0, np.int64)
             for name in ("vf", "vt", "rec", "sup", "arch", "kind", "tix", "len")
@@ -76,16 +80,16 @@ class NamespaceIndex:
         self.last_rec = _NEVER_KNOWN  # the latest recorded_at (a read known after it is "now")
         self.length: list[int] = []
         self.kinds: dict[str, int] = {}
-        self.postings: dict[str, tuple[list[int], list[int]]] = {}  # term id -> (rows, tfs)
+        self.postings: MutableMapping[str, tuple[list[int], list[int]]] = {}  # term -> rows, tfs
         self.n_docs = 0
         self.total_length = 0
         self.summaries = 0  # concept summaries written (an LLM's); none: nothing to read
-        self.concepts: dict[str, list[Any]] = {}  # concept id -> [key, display, t_index]
-        self.adjacent: dict[str, set[str]] = {}  # RELATED, either direction
-        self.out: dict[str, dict[str, list[int]]] = {}  # a -> b -> [strength, t_index]
-        self.steps: dict[str, dict[str, list[tuple[int, int]]]] = {}  # a -> b -> [(t, n)]
-        self.touches: dict[str, list[int]] = {}  # concept id -> t_indexes it moved to, ascending
-        self.mentions: dict[str, list[int]] = {}  # concept id -> rows, oldest first once sorted
+        self.concepts: MutableMapping[str, list[Any]] = {}  # concept id -> [key, display, t]
+        self.adjacent: MutableMapping[str, set[str]] = {}  # RELATED, either direction
+        self.out: MutableMapping[str, dict[str, list[int]]] = {}  # a -> b -> [strength, t]
+        self.steps: MutableMapping[str, dict[str, list[tuple[int, int]]]] = {}  # a->b->[(t, n)]
+        self.touches: MutableMapping[str, list[int]] = {}  # concept -> t_indexes, ascending
+        self.mentions: MutableMapping[str, list[int]] = {}  # concept -> rows, oldest first
         self._unsorted: set[str] = set()
         self.inferred: list[list[Any]] | None = None  # INFERRED_ALL rows; None: read again
         self.vectors: np.ndarray | None = None  # unit rows (zero where a version has none)
@@ -94,15 +98,42 @@ class NamespaceIndex:
         self._mask_key: tuple[Any, ...] | None = None
         self._mask = np.empty(0, bool)
         self.generation = 0
+        self.from_saved = False  # loaded from a saved index whose embeddings are not read yet
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a saved index keeps: everything but the fact rows and the last mask."""
+        """What a saved index keeps: everything but the fact rows, the last mask, the id ->
+        row map (rebuilt from `ids` by the first write) and the embeddings (saved apart, see
+        `saved`); each mapping of `LAZY` packed, to be read one key at a time."""
         state = dict(self.__dict__)
-        state.update(facts={}, _mask_key=None, _mask=np.empty(0, bool))
+        state.update(facts={}, _mask_key=None, _mask=np.empty(0, bool), _row=None, from_saved=False)
+        state.update(vectors=None, embedded=np.zeros(0, bool))
+        state.update({name: packed(getattr(self, name)) for name in LAZY})
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        for name in LAZY:
+            setattr(self, name, LazyMap(state[name]))
+
+    def saved_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The embeddings to save beside the index, and which versions have one (one row per
+        version), if read."""
+        if self.vectors is None:
+            return None
+        n = len(self.ids)
+        return self.vectors[:n], self.embedded[:n]
+
+    def restore_vectors(self, vectors: np.ndarray, embedded: np.ndarray) -> None:
+        """Embeddings read from a saved file (one unit row per version, zero where none);
+        grown like the columns by the next write."""
+        self.vectors, self.embedded = vectors, embedded
+
+    @property
+    def row(self) -> dict[str, int]:
+        """Version id -> row (built from `ids` on first use after a load: writes need it)."""
+        if self._row is None:
+            self._row = {vid: i for i, vid in enumerate(self.ids)}
+        return self._row
 
     # --- building --------------------------------------------------------------------------
     def col(self, name: str) -> np.ndarray:
@@ -122,12 +153,13 @@ class NamespaceIndex:
                 grown = np.empty(capacity, np.int64)
                 grown[:start] = old[:start]
                 self._cols[name] = grown
-            if self.vectors is not None:
-                vectors = np.zeros((capacity, self.vectors.shape[1]), np.float32)
-                vectors[:start] = self.vectors[:start]
-                embedded = np.zeros(capacity, bool)
-                embedded[:start] = self.embedded[:start]
-                self.vectors, self.embedded = vectors, embedded
+        if self.vectors is not None and need > len(self.vectors):
+            capacity = len(self._cols["vf"])
+            vectors = np.zeros((capacity, self.vectors.shape[1]), np.float32)
+            vectors[:start] = self.vectors[:start]
+            embedded = np.zeros(capacity, bool)
+            embedded[:start] = self.embedded[:start]
+            self.vectors, self.embedded = vectors, embedded
         for i, (vid, vf, vt, rec, sup, arch, kind, length, tix) in enumerate(new, start):
             self.row[vid] = i
             self.ids.append(vid)
@@ -422,6 +454,8 @@ class RecallIndex:
         if self._saved is not None:
             restored = self._saved.load(namespace, self._stamp(run, namespace))
             found = restored if isinstance(restored, NamespaceIndex) else None
+            if found is not None:
+                found.from_saved = True
         if found is None:
             found = self._load(run, namespace)
             self.loads += 1
@@ -439,9 +473,19 @@ class RecallIndex:
         return tuple(str(x) for x in rows[0]) if rows else ()
 
     def writing(self, namespace: str) -> None:
-        """Before any write to the namespace (its saved index, if any, stops being exact)."""
+        """Before any write to the namespace (its saved index, if any, stops being exact;
+        saved embeddings not read yet are read now, as the write will keep them)."""
         if self._saved is not None:
+            if (index := self._spaces.get(namespace)) is not None:
+                self._saved_vectors(namespace, index)
             self._saved.invalidate(namespace)
+
+    def _saved_vectors(self, namespace: str, index: NamespaceIndex) -> None:
+        if index.vectors is None and index.from_saved and self._saved is not None:
+            found = self._saved.load_vectors(namespace, len(index.ids))
+            if found is not None:
+                index.restore_vectors(*found)
+        index.from_saved = False
 
     def save_all(self, run: Run) -> None:
         """Save the index of every namespace held (see `saved`)."""
@@ -477,6 +521,7 @@ class RecallIndex:
         """The namespace's index with its embeddings of `dim` dimensions read (None when the
         namespace holds embeddings of another size: the engine then searches itself)."""
         index = self.get(run, namespace)
+        self._saved_vectors(namespace, index)
         if index.vectors is None:
             rows = run(q.INDEX_VECTORS, {"ns": namespace})
             if any(len(r[1]) != dim for r in rows):

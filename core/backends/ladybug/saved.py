@@ -14,6 +14,12 @@ at that moment. A saved index is used only while it is exact:
 
 otherwise it is deleted and the namespace read from the database as before. The files hold
 what the database holds (pickles of the index's columns); treat them as the database file.
+
+The index's mappings (postings, concepts, edges, mentions) are saved packed, one pickle per
+key, and read one key at a time (`lazy`); the embeddings go in a file of their own
+(`<name>.vec.npz`), read on the namespace's first vector search. So a first recall reads the
+columns and the keys it touches, not the whole namespace. A namespace not written since its
+index was loaded is not saved again.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 __all__ = ["SavedIndexes"]
 
-_FORMAT = 2  # bumped whenever NamespaceIndex's fields change
+_FORMAT = 3  # bumped whenever NamespaceIndex's fields change
 
 
 class SavedIndexes:
@@ -41,13 +49,28 @@ class SavedIndexes:
     def _file(self, namespace: str) -> Path:
         return self.folder / (hashlib.sha256(namespace.encode()).hexdigest()[:32] + ".idx")
 
+    def vectors_file(self, namespace: str) -> Path:
+        return self._file(namespace).with_suffix(".vec.npz")
+
     def invalidate(self, namespace: str) -> None:
         """Before a write to the namespace: its saved index is no longer exact."""
         if namespace in self._absent or self.read_only:
             return
-        with contextlib.suppress(FileNotFoundError):
-            self._file(namespace).unlink()
+        for path in (self._file(namespace), self.vectors_file(namespace)):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
         self._absent.add(namespace)
+
+    def load_vectors(self, namespace: str, rows: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The saved embeddings of a namespace's `rows` versions (unit rows, zero where a
+        version has none) and which have one, or None when there are none of that size."""
+        try:
+            with np.load(self.vectors_file(namespace)) as saved:
+                vectors, embedded = saved["vectors"], saved["embedded"]
+        except (OSError, ValueError, KeyError):
+            return None
+        ok = vectors.ndim == 2 and vectors.shape[0] == rows == len(embedded)
+        return (vectors, embedded) if ok and vectors.dtype == np.float32 else None
 
     def load(self, namespace: str, stamp: tuple[Any, ...]) -> Any | None:
         """The saved index of the namespace if it was saved at these counters, else None."""
@@ -69,9 +92,25 @@ class SavedIndexes:
         return index
 
     def save(self, namespace: str, stamp: tuple[Any, ...], index: Any) -> None:
-        """Write the namespace's index atomically (a temporary file renamed over the old)."""
+        """Write the namespace's index atomically (temporary files renamed over the old),
+        its embeddings first; a file still there is exact already (a write deletes it), so
+        only embeddings read since are added beside it."""
+        path, target = self._file(namespace), self.vectors_file(namespace)
+        vectors = index.saved_vectors()
+        kept = path.exists()
+        if kept and (vectors is None or target.exists()):
+            return
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self._file(namespace)
+        if vectors is not None:
+            tmp_vectors = path.with_suffix(".vec.tmp")
+            with tmp_vectors.open("wb") as f:
+                np.savez(f, vectors=vectors[0], embedded=vectors[1])
+            os.replace(tmp_vectors, target)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+        if kept:  # embeddings read since the index was saved: they are all that is new
+            return
         tmp = path.with_suffix(".tmp")
         payload = (_FORMAT, namespace, stamp, index)
         tmp.write_bytes(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
