@@ -6,7 +6,7 @@ SOURCES := $(shell find core langchain_bitemporal llamaindex_bitemporal -name '*
 STAMP := $(VENV)/.installed
 NEO4J := tools/neo4j/neo4j.sh
 
-.PHONY: install demo test lint typecheck unit docs neo4j neo4j-stop bench clean
+.PHONY: install demo test lint typecheck unit docs neo4j neo4j-stop bench bench-scale clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,21 @@ bench: install
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_scale.py $(BENCH_SCALE_ARGS)
 	$(PY) benchmarks/bench_baselines.py $(BENCH_BASELINES_ARGS)
+
+# The scale rows of issue 17 on kept stores (hours at 1M facts; re-runs skip what a store holds):
+# recall and first recall of one 100k namespace, the multi-tenant store's single remember,
+# recall, first recall, bulk rate, RSS and disk, and Neo4j keyword search (needs NEO4J_URI).
+SCALE_DIR ?= /tmp/bitemporal-scale
+SCALE_MSGS ?= 108000
+SCALE_FACTS ?= 1000000
+bench-scale: install
+	mkdir -p $(SCALE_DIR)
+	$(PY) benchmarks/bench_vector_recall.py --store $(SCALE_DIR)/one.lbdb --msgs $(SCALE_MSGS) --embedder minilm
+	$(PY) benchmarks/bench_store.py first-recall --store $(SCALE_DIR)/one.lbdb --namespace big --query "what did you think of the movie last night?"
+	$(PY) benchmarks/bench_store.py first-recall --store $(SCALE_DIR)/one.lbdb --namespace big --query "what did you think of the movie last night?" --embedder minilm
+	$(PY) benchmarks/bench_store.py build --facts $(SCALE_FACTS) --store $(SCALE_DIR)/tenants.lbdb
+	$(PY) benchmarks/bench_store.py measure --store $(SCALE_DIR)/tenants.lbdb --out $(SCALE_DIR)/measurements.jsonl
+	$(PY) benchmarks/bench_neo4j_keyword.py --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --msgs $(SCALE_MSGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tools/neo4j/target
