@@ -300,10 +300,12 @@ def zh_names(words: Iterable[Word]) -> set[str]:
 
 def zh_terms(text: str) -> set[str]:
     """The topics a Chinese text names: its two-character stretches without a stop
-    character or stop pair, and its Latin words (lowercase)."""
+    character or stop pair, its one-character topics (烟, 酒: `single_chars`) and its Latin
+    words (lowercase)."""
     spec = topics()["zh"]
     stop_chars, stop_pairs = set(spec["stop_chars"]), set(spec["stop_pairs"])
     out = {w.lower() for w in _LATIN.findall(text)}
+    out |= {c for c in spec["single_chars"] if c in text}
     for run in _CJK.findall(text):
         for i in range(len(run) - 1):
             pair = run[i : i + 2]

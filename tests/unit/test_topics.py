@@ -139,6 +139,7 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         # an addition's 也 blocks only its own clause; 再也不 is no addition
         ("我每天坐公交上班，单程一个小时", "入手了一台小电驴，现在骑车上班，再也不用挤公交了"),
         ("我开始生酮了，每天就是肉和蛋", "生酮坚持不下去了，整个人没力气"),
+        ("我基本每晚都得来两瓶啤酒", "现在酒是一滴都不敢碰了"),  # a one-character topic
         ("our wedding's on 14 September 2024 at the castle", "the wedding's now 5th october"),
         ("fav band is arctic monkeys", "fav band is fontaines dc these days"),
         # a change someone makes to the speaker's things
