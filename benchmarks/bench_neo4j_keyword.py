@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scale import load_data, pick_queries, stats_ms
+from bench_scale import load_data, pick_queries, stats_ms, stream_items
 
 NS, CHUNK = "kw", 5_000
 _LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
@@ -50,11 +50,7 @@ def open_store(uri: str) -> Any:
 
 def build(store: Any, msgs: int) -> None:
     stream, _ = load_data()
-    items = [
-        {"text": m["text"], "at": m["at"], "speaker": m["speaker"], "session": m["session"]}
-        | {"id": f"m{i}"}
-        for i, m in enumerate(stream[:msgs])
-    ]
+    items = stream_items(stream, msgs)
     started = time.monotonic()
     for i in range(0, len(items), CHUNK):
         store.remember_many(items[i : i + CHUNK], namespace=NS, chunk=500)

@@ -92,6 +92,16 @@ def load_data(holdout: float = 0.03, seed: int = 13) -> tuple[list[Json], list[J
     return stream, heldout
 
 
+def stream_items(stream: list[Json], msgs: int) -> list[Json]:
+    """The first `msgs` stream messages as `remember_many` items, each with a message id (as
+    the adapters send)."""
+    return [
+        {"text": m["text"], "at": m["at"], "speaker": m["speaker"], "session": m["session"]}
+        | {"id": f"m{i}"}
+        for i, m in enumerate(stream[:msgs])
+    ]
+
+
 def pick_queries(heldout: list[Json], n: int, seed: int = 5) -> list[str]:
     texts = list(dict.fromkeys(m["text"] for m in heldout if 4 <= len(m["text"].split()) <= 30))
     random.Random(seed).shuffle(texts)

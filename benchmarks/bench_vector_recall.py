@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scale import load_data, pick_queries, stats_ms
+from bench_scale import load_data, pick_queries, stats_ms, stream_items
 from bench_store import QueryCache, make_embedder
 
 NS, CHUNK = "big", 5_000
@@ -31,11 +31,7 @@ def build(path: str, embedder: Any, msgs: int) -> None:
     from bitemporal_core import MemoryStore
 
     stream, _ = load_data()
-    items = [
-        {"text": m["text"], "at": m["at"], "speaker": m["speaker"], "session": m["session"]}
-        | {"id": f"m{i}"}
-        for i, m in enumerate(stream[:msgs])
-    ]
+    items = stream_items(stream, msgs)
     started = time.monotonic()
     with MemoryStore.embedded(path, embedder=embedder) as store:
         for i in range(0, len(items), CHUNK):

@@ -267,8 +267,9 @@ class Analyser:
         if valid_from is not None:
             start, end = valid_from, explicit_to
         else:
-            timed = timed_text(text, chinese=has_han(text))
-            resolved = self.resolver.resolve(timed, when) if self.resolver else None
+            resolved = None
+            if self.resolver is not None:
+                resolved = self.resolver.resolve(timed_text(text, chinese=has_han(text)), when)
             if resolved is None:
                 start, end = when, explicit_to
             else:

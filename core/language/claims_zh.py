@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_subject
@@ -29,9 +30,6 @@ from bitemporal_core.language.topics import (
 
 __all__ = ["claims_zh"]
 
-_CLAUSES = re.compile(
-    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过|所以|然后|而且)"
-)  # emoji end a clause as punctuation does
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
@@ -75,7 +73,7 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     one claim about what it names (the segmenter gives no reliable concepts to name it by),
     then the topic rule's claims (`topics.py`)."""
     out = []
-    clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+    clauses = [c.strip() for c in ZH_CLAUSES.split(text) if c.strip()]
     last = ("speaker", "")
     said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:

@@ -9,10 +9,14 @@ from functools import cache
 
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["timed_text"]
+__all__ = ["ZH_CLAUSES", "timed_text"]
 
 _EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
-_ZH_BREAK = re.compile(r"[，,；;：:！!？?。\n]+|(?:但是|不过|所以|因为)")
+ZH_CLAUSES = re.compile(
+    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过|所以|然后|而且)"
+)
+"""Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation) and
+clause-joining words; the Chinese claim rules read the same clauses."""
 
 
 @cache
@@ -26,21 +30,17 @@ def _cues() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return en_re, re.compile("|".join(map(re.escape, zh)))
 
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
-
-
 def timed_text(text: str, *, chinese: bool) -> str:
     """`text` with every wish or plan clause after its first clause blanked (same length), so
     that a time word in it does not date the whole statement."""
-    breaks = list((_ZH_BREAK if chinese else _EN_BREAK).finditer(text))
+    breaks = list((ZH_CLAUSES if chinese else _EN_BREAK).finditer(text))
     if not breaks:
         return text
     cue = _cues()[1 if chinese else 0]
-    bounds = [m.end() for m in breaks]
+    starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
     out = text
-    for start, end in zip(bounds, ends, strict=True):
+    for start, end in zip(starts, ends, strict=True):
         if cue.search(text, start, end):
-            out = _blank(out, start, end)
+            out = out[:start] + " " * (end - start) + out[end:]
     return out

@@ -144,11 +144,13 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
             others = [p.partition(":")[::2] for p in named_people]
+        elif _has(spec["ends_subject"], said):
+            others = [("speaker", "")]
         else:
             owned = _owned(clause[verb + 1 :])
-            if owned and not _has(spec["ends_subject"], said):
+            others = []
+            if owned:
                 out.append(_draft("speaker", "", value, owned, cue))
-            others = [("speaker", "")] if _has(spec["ends_subject"], said) else []
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
 
