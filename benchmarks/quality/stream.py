@@ -230,10 +230,11 @@ def _judge_turns(
         said = says[tid].get("claim") or says[tid]["text"]
         return [t for t in firsts if t in said or said in t] or [said]
 
+    expected = {t: parts(t) for t in ask["expect"]}
     missing = [
         says[t].get("claim") or says[t]["text"]
-        for t in ask["expect"]
-        if len(judge(context, parts(t), [])[0]) == len(parts(t))
+        for t, texts in expected.items()
+        if len(judge(context, texts, [])[0]) == len(texts)
     ]
     leaked = [t for tid in ask["stale"] for t in judge(context, [], parts(tid))[1]]
     return missing, leaked
