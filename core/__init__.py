@@ -8,6 +8,7 @@ This module is the public API: adapters and applications import from here.
 from __future__ import annotations
 
 from bitemporal_core.backends.port import Backend
+from bitemporal_core.backends.sealed import FileKeyStore, KeyStore
 from bitemporal_core.errors import (
     BackendError,
     BitemporalError,
@@ -17,6 +18,7 @@ from bitemporal_core.errors import (
     FutureTime,
     InvalidInput,
     InvalidInterval,
+    KeyStoreError,
     MessageConflict,
     NaiveDatetime,
     NotCurrent,
@@ -109,12 +111,15 @@ __all__ = [
     "EmbeddingMismatch",
     "ExtractorUnavailable",
     "Fact",
+    "FileKeyStore",
     "Formation",
     "FutureTime",
     "Hit",
     "InferredEdge",
     "InvalidInput",
     "InvalidInterval",
+    "KeyStore",
+    "KeyStoreError",
     "Lifecycle",
     "Lineage",
     "MemoryStore",

@@ -11,6 +11,7 @@ __all__ = [
     "FutureTime",
     "InvalidInput",
     "InvalidInterval",
+    "KeyStoreError",
     "MessageConflict",
     "NaiveDatetime",
     "NotCurrent",
@@ -114,6 +115,13 @@ class BackendError(BitemporalError):
     """The storage engine failed (connection, transaction, schema)."""
 
     kind = "backend"
+
+
+class KeyStoreError(BackendError):
+    """A sealed namespace's key could not be read, created or destroyed, or does not open
+    what the engine holds for the namespace (destroyed, or kept in another key store)."""
+
+    kind = "key_store"
 
 
 class EmbeddingMismatch(ConfigurationError, InvalidInput):

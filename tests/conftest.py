@@ -51,6 +51,8 @@ SHARED = next(
 )
 
 ENGINES = ["ladybug", "neo4j"]
+# The engines of the contract and reliability tiers' `store`: each plain, and each sealed.
+STORES = [*ENGINES, "ladybug-sealed", "neo4j-sealed"]
 
 
 @pytest.fixture(scope="session")
@@ -92,16 +94,33 @@ def _wipe(driver: object) -> None:
         session.execute_write(lambda tx: tx.run("MATCH (n) DETACH DELETE n").consume())
 
 
+def is_sealed(store: MemoryStore) -> bool:
+    """Whether the store's engine holds its namespaces' strings sealed (raw reads see none)."""
+    return store.backend is not getattr(store.backend, "inner", store.backend)
+
+
+def open_store(
+    request: pytest.FixtureRequest, extractor: ConceptExtractor, tmp_path: Path
+) -> MemoryStore:
+    """A fresh, empty store for `request.param`: an engine, or "<engine>-sealed" for the same
+    engine with its namespaces sealed (keys in a fresh folder)."""
+    engine, _, sealed = str(request.param).partition("-")
+    keys = tmp_path / "keys" if sealed else None
+    if engine == "ladybug":
+        return MemoryStore.embedded(None, extractor=extractor, keys=keys)
+    request.applymarker(pytest.mark.neo4j)
+    driver = request.getfixturevalue("neo4j_driver")
+    _wipe(driver)
+    return MemoryStore.neo4j(driver=driver, extractor=extractor, keys=keys)
+
+
 @pytest.fixture(params=ENGINES)
-def store(request: pytest.FixtureRequest, extractor: ConceptExtractor) -> Iterator[MemoryStore]:
-    """A fresh, empty store on each engine."""
-    if request.param == "ladybug":
-        s = MemoryStore.embedded(None, extractor=extractor)
-    else:
-        request.applymarker(pytest.mark.neo4j)
-        driver = request.getfixturevalue("neo4j_driver")
-        _wipe(driver)
-        s = MemoryStore.neo4j(driver=driver, extractor=extractor)
+def store(
+    request: pytest.FixtureRequest, extractor: ConceptExtractor, tmp_path: Path
+) -> Iterator[MemoryStore]:
+    """A fresh, empty store on each engine (tests/contract and tests/reliability also run
+    each test on each engine sealed: their `store` takes `STORES`)."""
+    s = open_store(request, extractor, tmp_path)
     try:
         yield s
     finally:

@@ -336,7 +336,9 @@ class CypherBackend:
         current = {r[0]: self._fact(r) for r in versions}
         return [(current[r[0]], _claim(r[1:])) for r in claims if r[0] in current]
 
-    def version_claims(self, version_ids: Sequence[str]) -> dict[str, tuple[Claim, ...]]:
+    def version_claims(
+        self, namespace: str, version_ids: Sequence[str]
+    ) -> dict[str, tuple[Claim, ...]]:
         if not version_ids:
             return {}
         out: dict[str, list[Claim]] = {}

@@ -246,8 +246,11 @@ class FactReads(Protocol):
         these subject entities, with those claims."""
         ...
 
-    def version_claims(self, version_ids: Sequence[str]) -> dict[str, tuple[Claim, ...]]:
-        """The claims of each of these versions (those without any are missing)."""
+    def version_claims(
+        self, namespace: str, version_ids: Sequence[str]
+    ) -> dict[str, tuple[Claim, ...]]:
+        """The claims of each of these versions of a namespace (those without any are
+        missing)."""
         ...
 
     def recent(self, namespace: str) -> tuple[str, ...]:

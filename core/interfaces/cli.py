@@ -109,6 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", type=Path, help="embedded store path (default: user data dir)")
     p.add_argument("--memory", action="store_true", help="use an in-memory store")
     p.add_argument(
+        "--keys",
+        type=Path,
+        help="folder of the namespaces' keys: the store holds their texts sealed (README)",
+    )
+    p.add_argument(
         "--read-only",
         action="store_true",
         help="open the store for reading only (writing commands then fail, nothing changes)",
@@ -145,13 +150,13 @@ def _open_store(args: argparse.Namespace) -> MemoryStore:
     if args.memory:
         if args.read_only:
             raise InvalidInput("--read-only needs a store file, not --memory")
-        return MemoryStore.embedded(None)
+        return MemoryStore.embedded(None, keys=args.keys)
     path: Path = args.store or default_store_path()
     if args.command not in CREATING and not path.exists():
         raise InvalidInput(
             f"no store at {path} (nothing remembered there yet; `remember` or `import` creates it)"
         )
-    return MemoryStore.embedded(path, read_only=args.read_only)
+    return MemoryStore.embedded(path, read_only=args.read_only, keys=args.keys)
 
 
 def _checked(args: argparse.Namespace) -> None:

@@ -27,7 +27,7 @@ def pending_updates(ctx: Services, namespace: str, at: datetime) -> list[Update]
     """The replacements the offline rules find among the facts current at `at`: each fact's
     claims against those of the facts recorded before it (the oldest pair first)."""
     facts = [f for f in ctx.facts.snapshot(namespace, at, at) if f.kind != TALK]
-    claims = ctx.facts.version_claims([f.version_id for f in facts])
+    claims = ctx.facts.version_claims(namespace, [f.version_id for f in facts])
     facts.sort(key=lambda f: (f.recorded_at, f.id))
     seen: list[tuple[Fact, Candidate]] = []
     out = []

@@ -55,7 +55,7 @@ from bitemporal_core.services.uses import UseRecorder
 from bitemporal_core.services.versions import check_meta
 from bitemporal_core.store.formation import FormationMethods
 from bitemporal_core.store.lifecycle import LifecycleMethods
-from bitemporal_core.store.scope import check_options
+from bitemporal_core.store.scope import check_options, key_store, sealed
 from bitemporal_core.store.scope import language_option as _language
 from bitemporal_core.store.scope import opt_end as _opt_end
 from bitemporal_core.store.scope import opt_time as _opt_time
@@ -161,13 +161,20 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     # --- construction -------------------------------------------------------------------
     @classmethod
     def embedded(
-        cls, path: str | Path | None = None, *, read_only: bool = False, **options: Any
+        cls,
+        path: str | Path | None = None,
+        *,
+        read_only: bool = False,
+        keys: object = None,
+        **options: Any,
     ) -> MemoryStore:
         """A store on the embedded engine (LadybugDB): on disk at `path`, in memory if None.
-        `read_only` opens an existing file for reading only (writes raise `ReadOnlyStore`)."""
+        `read_only` opens an existing file for reading only (writes raise `ReadOnlyStore`);
+        `keys` seals every namespace (see `neo4j`)."""
         from bitemporal_core.backends.ladybug.engine import LadybugBackend
 
-        return cls(LadybugBackend(path, read_only=read_only), **options)
+        store_keys = key_store(keys)
+        return cls(sealed(LadybugBackend(path, read_only=read_only), store_keys), **options)
 
     @classmethod
     def neo4j(
@@ -179,14 +186,20 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         driver: Any = None,
         max_transaction_retry_time: float | None = None,
         read_only: bool = False,
+        keys: object = None,
         **options: Any,
     ) -> MemoryStore:
         """A store on Neo4j 5.26+: give a URI (and auth), or a driver you own and close.
         `max_transaction_retry_time` (seconds, URI only) bounds the driver's retries of a
         failing transaction (the driver's default is 30 s); `read_only` uses read sessions
-        only (writes raise `ReadOnlyStore`)."""
+        only (writes raise `ReadOnlyStore`). `keys` (a `KeyStore`, or a folder for a
+        `FileKeyStore`) seals every namespace: the engine holds its strings encrypted with a
+        key per namespace kept there, and `forget(namespace=...)` destroys the key, so what
+        the server's files keep of a forgotten namespace cannot be read (needs the `sealed`
+        extra)."""
         from bitemporal_core.backends.neo4j.engine import Neo4jBackend
 
+        store_keys = key_store(keys)
         backend = Neo4jBackend(
             uri,
             auth=auth,
@@ -195,7 +208,7 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
             max_transaction_retry_time=max_transaction_retry_time,
             read_only=read_only,
         )
-        return cls(backend, **options)
+        return cls(sealed(backend, store_keys), **options)
 
     @property
     def backend(self) -> Backend:

@@ -2,16 +2,56 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bitemporal_core.common.times import require_aware
-from bitemporal_core.errors import InvalidInput
+from bitemporal_core.errors import ConfigurationError, InvalidInput
 from bitemporal_core.language.detect import check_language
 from bitemporal_core.model import Basis, Formation, Unset
 from bitemporal_core.ranking.decay import Lifecycle
 
-__all__ = ["check_options", "language_option", "opt_end", "opt_time", "resolved_basis"]
+if TYPE_CHECKING:
+    from bitemporal_core.backends.port import Backend
+    from bitemporal_core.backends.sealed import KeyStore
+
+__all__ = [
+    "check_options",
+    "key_store",
+    "language_option",
+    "opt_end",
+    "opt_time",
+    "resolved_basis",
+    "sealed",
+]
+
+
+def key_store(keys: object) -> KeyStore | None:
+    """The `keys=` option as a key store: a `KeyStore`, a folder (`FileKeyStore`) or None."""
+    if keys is None:
+        return None
+    try:
+        from bitemporal_core.backends.sealed import FileKeyStore, KeyStore
+    except ImportError as e:
+        raise ConfigurationError(
+            "keys= needs the cryptography package: pip install 'bitemporal-memory[sealed]'"
+        ) from e
+    if isinstance(keys, (str, os.PathLike)):
+        return FileKeyStore(keys)
+    if isinstance(keys, KeyStore):
+        return keys
+    raise InvalidInput(f"keys must be a KeyStore or a folder path, not {type(keys).__name__}")
+
+
+def sealed(backend: Backend, keys: KeyStore | None) -> Backend:
+    """The engine, its namespaces sealed with keys from `keys` if given."""
+    if keys is None:
+        return backend
+    from bitemporal_core.backends.sealed.backend import SealedBackend
+
+    return SealedBackend(backend, keys)
 
 
 def resolved_basis(basis: Basis | None) -> Basis:

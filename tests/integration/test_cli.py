@@ -114,6 +114,23 @@ def test_read_only_reads_and_refuses_writes(
     assert not (tmp_path / "none.lbdb").exists()
 
 
+def test_keys_seal_the_store_and_forget_destroys_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--keys DIR`: the file holds no text of the namespace; reading needs the same keys;
+    `forget` destroys the namespace's key."""
+    db, keys = tmp_path / "m.lbdb", tmp_path / "keys"
+    assert run(db, "--keys", str(keys), "remember", "Zorbleq enjoys eating apples.")[0] == 0
+    code, out = run(db, "--keys", str(keys), "recall", "apples")
+    assert code == 0 and "Zorbleq enjoys eating apples." in out
+    assert b"Zorbleq" not in b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    assert run(db, "--keys", str(tmp_path / "other"), "recall", "apples")[0] == 1
+    assert "key" in capsys.readouterr().err
+    assert len(list(keys.iterdir())) == 1
+    assert run(db, "--keys", str(keys), "forget")[0] == 0
+    assert list(keys.iterdir()) == []
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_demo_answers_differ_by_basis(lang: str) -> None:
     out = io.StringIO()

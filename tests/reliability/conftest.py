@@ -1,4 +1,4 @@
-"""Fixtures of the reliability tier (the engine-parametrized `store` comes from tests/)."""
+"""Fixtures of the reliability tier: `store` on each engine, plain and sealed."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ import pytest
 
 from bitemporal_core import MemoryStore
 from bitemporal_core.language.extract import ConceptExtractor
+
+from .._stores import store_plain_and_sealed
+
+__all__ = ["lb", "store_plain_and_sealed"]
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from bitemporal_core import (
     TimeRegression,
 )
 
+from ..conftest import is_sealed
 from ._helpers import T0, fingerprint, raw_scan, strings_in
 
 MB = "I like tea. " * 87_382  # a little over 1 MB of text
@@ -296,7 +297,7 @@ def test_odd_texts_are_stored_exactly(store: MemoryStore, texts: list[str]) -> N
             for label, props in raw_scan(store)
             if any(text.strip() in s or s in text for s in strings_in(props) if len(s) > 2)
         ]
-        assert holders == [("Message", "a")], (text[:80], holders)
+        assert holders == ([] if is_sealed(store) else [("Message", "a")]), (text[:80], holders)
         store.delete_messages("a", ids=[f"m{i}"])
 
 

@@ -174,10 +174,11 @@ def test_forget_fact_leaves_no_trace_of_its_lineage(rich: MemoryStore) -> None:
     keep = rich.remember("Alice drinks green tea.", namespace="y", source="shared")[0]
     secret = rich.remember("Zorbleq hid the Quixfot key.", namespace="y", source="mid-Zorbleq")[0]
     rich.correct(secret.id, text="Zorbleq hid the Mrrvak key.")
+    secret_versions = {v.version_id for v in rich.history(secret.id).versions}
     vectors = [
         p["embedding"]
         for label, p in raw_scan(rich)
-        if "Version" in label.split(":") and any(m in str(p.get("text")) for m in MARKERS)
+        if "Version" in label.split(":") and p.get("id") in secret_versions
     ]
     assert len(vectors) == 2
     rich.forget(fact=secret.id)
