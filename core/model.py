@@ -12,7 +12,7 @@ from typing import Any, Final
 import attrs
 
 from bitemporal_core.common.times import require_aware, utcnow
-from bitemporal_core.common.validate import check_id, check_optional_name, check_text
+from bitemporal_core.common.validate import check_id, check_optional_name, check_text, shown
 from bitemporal_core.errors import InvalidInput
 
 __all__ = [
@@ -323,7 +323,7 @@ class Change:
 def _choice(name: str, allowed: tuple[str, ...]) -> Any:
     def check(_: Any, __: Any, value: object) -> None:
         if value not in allowed:
-            raise InvalidInput(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+            raise InvalidInput(f"{name} must be one of {', '.join(allowed)}, not {shown(value)}")
 
     return check
 

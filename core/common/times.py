@@ -68,7 +68,7 @@ def parse_time(text: str, name: str = "time") -> datetime:
     try:
         value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError as e:
-        raise InvalidInput(f"{name}: not an ISO-8601 time: {text!r}") from e
+        raise InvalidInput(f"{name}: not an ISO-8601 time: {repr(text)[:60]}") from e
     return require_aware(value, name)
 
 

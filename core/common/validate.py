@@ -18,12 +18,20 @@ __all__ = [
     "check_namespace",
     "check_optional_name",
     "check_text",
+    "shown",
 ]
 
 MAX_TEXT = 100_000  # characters in one remembered text or message
 MAX_NAME = 256  # characters in a namespace, id, speaker or session
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value as an error message quotes it: its repr, cut to `limit` characters (a refused
+    argument may be megabytes long, and an error must stay short)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _encodable(value: str, what: str) -> None:

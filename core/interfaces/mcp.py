@@ -73,7 +73,7 @@ def _time(value: str | None, name: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError as e:
-        raise InvalidInput(f"{name} is not an ISO-8601 date or time: {value!r}") from e
+        raise InvalidInput(f"{name} is not an ISO-8601 date or time: {repr(value)[:60]}") from e
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
@@ -279,7 +279,7 @@ def build_server(store: MemoryStore, *, namespace: str | None = None) -> "MCPSer
             "the MCP server needs the mcp package: pip install 'bitemporal-memory[mcp]'"
         ) from e
     if namespace is not None and (not isinstance(namespace, str) or not namespace.strip()):
-        raise InvalidInput(f"namespace must be a non-empty string, not {namespace!r}")
+        raise InvalidInput(f"namespace must be a non-empty string, not {repr(namespace)[:60]}")
     tools = _Tools(store, namespace)
     server: MCPServer = MCPServer(
         "bitemporal-memory", instructions=_INSTRUCTIONS, log_level="WARNING"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import attrs
 
+from bitemporal_core.common.validate import shown
 from bitemporal_core.errors import ConfigurationError, InvalidInput
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ def tiktoken_counter(encoding: str = "cl100k_base") -> TokenCounter:
     """
     spec = ENCODINGS.get(encoding)
     if spec is None:
-        raise InvalidInput(f"unknown encoding {encoding!r}; known: {sorted(ENCODINGS)}")
+        raise InvalidInput(f"unknown encoding {shown(encoding)}; known: {sorted(ENCODINGS)}")
     try:
         tiktoken_module = importlib.import_module("tiktoken")
         ranks = _read_ranks(encoding, spec.sha256)

@@ -15,6 +15,7 @@ from bitemporal_core.backends.port import (
     RecallScope,
     WriteBatch,
 )
+from bitemporal_core.common.validate import shown
 from bitemporal_core.errors import InvalidInput
 from bitemporal_core.language.kinds import ABSTRACTION
 from bitemporal_core.model import Abstraction, Basis, Fact, InferredEdge
@@ -48,7 +49,7 @@ def recall_filter(kinds: object, include_archived: object) -> RecallFilter:
         raise InvalidInput("kinds must be a sequence of kind names, e.g. ['preference']")
     checked = tuple(dict.fromkeys(kinds))
     if not checked or not all(isinstance(k, str) and k.isidentifier() for k in checked):
-        raise InvalidInput(f"kinds must be non-empty short words, not {kinds!r}")
+        raise InvalidInput(f"kinds must be non-empty short words, not {shown(kinds)}")
     return RecallFilter(kinds=checked, include_archived=include_archived)
 
 

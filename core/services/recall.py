@@ -9,7 +9,7 @@ import attrs
 
 from bitemporal_core.backends.port import RecallFilter, RecallScope
 from bitemporal_core.common.times import utcnow
-from bitemporal_core.common.validate import check_count, check_namespace, check_text
+from bitemporal_core.common.validate import check_count, check_namespace, check_text, shown
 from bitemporal_core.errors import InvalidInput
 from bitemporal_core.language.extract import content_terms
 from bitemporal_core.language.query import query_time
@@ -285,7 +285,7 @@ def ranked(
     query = check_text(query, "query")
     ns, k = check_namespace(namespace), check_count(k, "k")
     if mode not in ("hybrid", "recallm"):
-        raise InvalidInput(f"unknown recall mode {mode!r}")
+        raise InvalidInput(f"unknown recall mode {shown(mode)} (hybrid or recallm)")
     assert basis.valid_at is not None and basis.known_at is not None
     ranker = Ranker(ctx)
     scope = RecallScope(namespace=ns, valid_at=basis.valid_at, known_at=basis.known_at, where=where)

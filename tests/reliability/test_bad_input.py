@@ -391,6 +391,29 @@ def test_correct_refuses_a_bad_kind(lb_seeded: Seeded, kind: Any) -> None:
     assert fingerprint(store) == before
 
 
+HUGE = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.recall("tea", namespace="a", mode=HUGE),
+        lambda s: s.recall("tea", namespace="a", kinds=[HUGE + " y"]),
+        lambda s: s.snapshot("a", basis=Basis(valid_at=HUGE)),  # type: ignore[arg-type]
+        lambda s: s.remember("tea", namespace="a", at=HUGE),
+    ],
+    ids=["mode", "kinds", "basis", "at"],
+)
+def test_a_huge_refused_argument_gives_a_short_error(
+    lb_seeded: Seeded, call: Callable[[MemoryStore], object]
+) -> None:
+    """Found by the longer fuzz run: an unknown recall mode of 100,000 characters was quoted
+    whole in the error (errors must stay short)."""
+    with pytest.raises(BitemporalError) as caught:
+        call(lb_seeded.store)
+    assert 0 < len(str(caught.value)) < 400
+
+
 @pytest.mark.parametrize("text", ["\u200b", "\ufeff\u2060 \u200b"])
 def test_invisible_only_text_is_empty(lb_seeded: Seeded, text: str) -> None:
     """Found by this suite (zero-width texts were stored as facts); fixed in aa6fc7d."""

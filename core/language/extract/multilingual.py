@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bitemporal_core.common.validate import shown
 from bitemporal_core.errors import ExtractorUnavailable, InvalidInput
 from bitemporal_core.language.detect import LANGUAGES, has_han, language_of
 from bitemporal_core.language.extract.base import (
@@ -224,7 +225,7 @@ def multilingual(extractor: object = None, *, window: int | None = None) -> Mult
         name = extractor or "auto"
         if name not in EXTRACTOR_NAMES:
             choices = ", ".join(EXTRACTOR_NAMES)
-            raise InvalidInput(f"extractor must be one of {choices}, not {name!r}")
+            raise InvalidInput(f"extractor must be one of {choices}, not {shown(name)}")
         return MultilingualExtractor(_named(name, window))
     if not isinstance(extractor, ConceptExtractor):
         raise InvalidInput(
