@@ -333,6 +333,17 @@ def _timeout(_: Any, __: Any, value: object) -> None:
         raise InvalidInput("llm_timeout must be a number of seconds in (0, 600]")
 
 
+NEAREST = 0.3
+"""The default `Formation.nearest` (tuned on the stream benchmark's development sets)."""
+
+
+def _nearest(_: Any, __: Any, value: object) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        raise InvalidInput("nearest must be None or a number in (0, 1]")
+
+
 @attrs.frozen(kw_only=True)
 class Formation:
     """How what a conversation says becomes memories (docs/design.md, "Memory formation").
@@ -346,6 +357,10 @@ class Formation:
             and leaves the replacements to `pending_updates`/`apply_update`; "off" records
             claims and changes nothing.
         llm_timeout: seconds an LLM may take to decide before the offline rules decide.
+        nearest: with an embedder, how near (0 is as near as unrelated text, 1 the same
+            vector) the nearest current fact of the same subject must be for a statement that
+            says something changed to retire it when no slot or topic rule found what it
+            replaces (the nearest-fact rule); None turns the rule off.
     """
 
     keep: str = attrs.field(default="memories", validator=_choice("keep", ("memories", "all")))
@@ -353,6 +368,7 @@ class Formation:
         default="auto", validator=_choice("updates", ("auto", "suggest", "off"))
     )
     llm_timeout: float = attrs.field(default=10.0, validator=_timeout)
+    nearest: float | None = attrs.field(default=NEAREST, validator=_nearest)
 
 
 @attrs.frozen(kw_only=True)

@@ -295,6 +295,21 @@ def table(results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def store_options(embedder: str, lang: str, nearest: float | None) -> dict[str, Any]:
+    """The stores' options of a run: the embedder named (`auto` by language) and the
+    nearest-fact rule's threshold if given."""
+    from bitemporal_core import Formation
+    from bitemporal_core.providers.embeddings import E5Embedder, MiniLMEmbedder
+
+    options: dict[str, Any] = {}
+    name = ("minilm" if lang == "en" else "e5") if embedder == "auto" else embedder
+    if name != "none":
+        options["embedder"] = MiniLMEmbedder() if name == "minilm" else E5Embedder()
+    if nearest is not None:
+        options["formation"] = Formation(nearest=nearest)
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", choices=("ladybug", "neo4j"), default="ladybug")
@@ -302,12 +317,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--langs", default="en,zh")
     parser.add_argument("--set", dest="which", choices=tuple(SETS), default="dev")
     parser.add_argument("--verbose", action="store_true", help="print every failed case")
+    parser.add_argument(
+        "--embedder",
+        choices=("none", "minilm", "e5", "auto"),
+        default="none",
+        help="the store's embedder (auto: MiniLM for English, E5 for Chinese); with one, the"
+        " nearest-fact rule runs too and the report is written to *_VEC.md",
+    )
+    parser.add_argument(
+        "--nearest", type=float, help="Formation(nearest=...) (default: the library's)"
+    )
     args = parser.parse_args(argv)
     results = []
     started = time.perf_counter()
     for lang in args.langs.split(","):
+        options = store_options(args.embedder, lang, args.nearest)
         for path in args.paths.split(","):
-            results.extend(run_path(path, lang, args.engine, {}, args.which))
+            results.extend(run_path(path, lang, args.engine, options, args.which))
     lines = table(results)
     fails = [
         r
@@ -344,7 +370,11 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "",
     ]
-    SETS[args.which][1].write_text("\n".join(report), encoding="utf-8")
+    out = SETS[args.which][1]
+    if args.embedder != "none":
+        out = out.with_name(out.stem + "_VEC.md")
+        report[2] = report[2].replace(" --set", f" --embedder {args.embedder} --set")
+    out.write_text("\n".join(report), encoding="utf-8")
     return 0
 
 

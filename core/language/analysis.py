@@ -11,6 +11,7 @@ import attrs
 from bitemporal_core.common.times import check_interval
 from bitemporal_core.language.claims import (
     ClaimDraft,
+    change_cue,
     claim_words,
     claims_of,
     mentioned,
@@ -28,6 +29,7 @@ from bitemporal_core.language.extract import (
 )
 from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, field_terms
 from bitemporal_core.language.kinds import classify
+from bitemporal_core.language.nearness import Floors
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
 from bitemporal_core.language.worthiness import MEMORY, category
 from bitemporal_core.model import UNSET, Unset
@@ -50,6 +52,7 @@ class Analysed:
     kind: str = "said"  # classified from the parsed sentence (see `kinds`)
     category: str = MEMORY  # memory, or the kind of talk it is (see `worthiness`)
     claims: tuple[ClaimDraft, ...] = ()  # what it says about whom (see `claims`)
+    change: str = ""  # the cue by which it says something changed (see `topics`)
     language: str = "en"  # the language it was analysed in (docs/chinese.md)
     people: tuple[str, ...] = ()  # the names it mentions (to resolve pronouns)
 
@@ -79,6 +82,7 @@ class Analyser:
         self.language = check_language(language)
         self._resolver = resolver
         self.embedder = embedder
+        self.floors = None if embedder is None else Floors(embedder)
         self._distance = distance
         self._lock = threading.Lock()
 
@@ -240,6 +244,7 @@ class Analyser:
         lang = language or language_of(text)
         talk = category(text, tokens)
         drafts = claims_of(text, tokens) if talk == MEMORY else ()
+        change = change_cue(text, tokens) if talk == MEMORY else ""
         return Analysed(
             text=text,
             concepts=tuple(concepts.items()),
@@ -249,6 +254,7 @@ class Analyser:
             kind=classify(tokens, lang),
             category=talk,
             claims=drafts,
+            change=change,
             language=lang,
             people=tuple(mentioned(truecased(tokens))),
         )

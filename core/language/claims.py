@@ -18,13 +18,20 @@ import attrs
 from bitemporal_core.language.claims_en import claims_en
 from bitemporal_core.language.claims_typed import about_claim, typed_claims
 from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Token, content_terms
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
-from bitemporal_core.language.topics import category_words, topic_claims_en
+from bitemporal_core.language.topics import (
+    category_words,
+    change_cue_en,
+    change_cue_zh,
+    topic_claims_en,
+)
 
 __all__ = [
     "ClaimDraft",
+    "change_cue",
     "claim_words",
     "claims_of",
     "mentioned",
@@ -47,6 +54,14 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     found = claims_en(tokens)
     found += typed_claims(tokens, found)
     return (found or about_claim(tokens)) + topic_claims_en(tokens)
+
+
+def change_cue(text: str, tokens: Sequence[Token]) -> str:
+    """The cue by which a statement says something changed ("now", "switched", 换了, ...)
+    unless it is an addition, a wish, a past or passing state, or "" (`topics.py`)."""
+    if _CJK.search(text):
+        return change_cue_zh(text, [c.strip() for c in ZH_CLAUSES.split(text) if c.strip()])
+    return change_cue_en(truecased(tokens))
 
 
 def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:

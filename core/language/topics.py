@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,6 +29,9 @@ from bitemporal_core.language.slots import ClaimDraft
 __all__ = [
     "TOPIC",
     "category_words",
+    "change_cue_en",
+    "change_cue_zh",
+    "ends_subject",
     "topic_claims_en",
     "topic_claims_zh",
     "topic_terms",
@@ -110,21 +113,12 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     something, unless the statement is blocked (an addition, a wish, a past or temporary
     state, continuity, something that merely exists; a temporary state does not block an
     ended habit)."""
-    words = _cue_words(tokens)
-    if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
-        return ()
-    temporary = bool(_has(dict(_blocks())["temporary"], words))
     out = []
-    for clause in clauses(tokens):
-        ceased = ended_for(clause)
-        if temporary and not ceased:
-            continue
-        said = " ".join(norm(t.text) for t in clause)
-        spec = topics()["en"]
-        cue = ceased or _has(spec["change"], said) or _has(spec["ends_subject"], said)
+    spec = topics()["en"]
+    for clause, cue, said, ceased in _change_clauses(tokens):
         named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
         keys = tuple(k for k in keys_of(" ".join(named)) if k not in _stops())
-        if not cue or not keys:
+        if not keys:
             continue
         verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
@@ -153,6 +147,52 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
                 out.append(_draft("speaker", "", value, owned, cue))
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
+
+
+def _change_clauses(
+    tokens: Sequence[Token],
+) -> Iterator[tuple[Sequence[Token], str, str, bool]]:
+    """Each clause of an English statement that says something changed, with its cue, its
+    words and whether it is a habit ended for a while: none if the statement is blocked (an
+    addition, a wish, a past state, continuity, something that merely exists), and a
+    temporary state blocks all but an ended habit."""
+    words = _cue_words(tokens)
+    if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
+        return
+    temporary = bool(_has(dict(_blocks())["temporary"], words))
+    spec = topics()["en"]
+    for clause in clauses(tokens):
+        ceased = ended_for(clause)
+        if temporary and not ceased:
+            continue
+        said = " ".join(norm(t.text) for t in clause)
+        cue = ceased or _has(spec["change"], said) or _has(spec["ends_subject"], said)
+        if cue:
+            yield clause, cue, said, bool(ceased)
+
+
+def change_cue_en(tokens: Sequence[Token]) -> str:
+    """The first change cue of an English statement that is not blocked, or "": a change
+    said whether or not it names what changed ("spin is thursday 7pm from now on")."""
+    return next((cue for _, cue, _, _ in _change_clauses(tokens)), "")
+
+
+def ends_subject(cue: str) -> bool:
+    """Whether a change cue ends its subject's part ("died", "retired", 退休, 关门)."""
+    spec = topics()
+    return cue in spec["en"]["ends_subject"] or cue in spec["zh"]["ends_subject"]
+
+
+def change_cue_zh(text: str, clauses_zh: Sequence[str]) -> str:
+    """The first change cue of a Chinese statement's clauses that is not blocked, or ""."""
+    if _blocked_zh(text):
+        return ""
+    spec = topics()["zh"]
+    for clause in clauses_zh:
+        cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
+        if cue and not _blocked_zh(clause, clause=True):
+            return cue
+    return ""
 
 
 def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ embedder and by keyword)? The writes apply the plan.
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -20,7 +21,7 @@ import attrs
 from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError
 from bitemporal_core.language.analysis import Analysed
-from bitemporal_core.language.topics import TOPIC
+from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
@@ -45,6 +46,7 @@ MAX_PLANNED = 64
 """Facts of one message that later statements of the same call are weighed against."""
 _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
 _LLM_CANDIDATES = 8
+_NEAR_CANDIDATES = 8
 
 
 @attrs.frozen(kw_only=True)
@@ -80,6 +82,7 @@ class Book:
     facts: dict[str, Fact] = attrs.field(factory=dict)
     claims: dict[str, list[tuple[str, Claim]]] = attrs.field(factory=dict)  # subject -> facts
     pending: set[str] = attrs.field(factory=set)
+    gone: set[str] = attrs.field(factory=set)  # retired by this call
     order: dict[str, float] = attrs.field(factory=dict)
     held: set[tuple[str, Claim]] = attrs.field(factory=set)  # the pairs in `claims`
 
@@ -113,6 +116,7 @@ class Book:
         return sorted(found, key=lambda c: -c.recorded)
 
     def retire(self, fact_id: str) -> None:
+        self.gone.add(fact_id)
         self.facts.pop(fact_id, None)
         self.pending.discard(fact_id)
         for held in self.claims.values():
@@ -191,7 +195,9 @@ def plan_statements(
         needed = [c.subject for c in claims if ctx.llm is not None or may_retire(c)]
         if updates != "off" and needed:
             book.ensure(ctx, namespace, needed, at)
-        retire = _retirements(ctx, namespace, st, claims, book, at) if updates != "off" else []
+        retire = (
+            _retirements(ctx, namespace, st, claims, book, at, speaker) if updates != "off" else []
+        )
         for r in retire:
             book.retire(r.fact_id)
         if kept < MAX_PLANNED:
@@ -226,6 +232,7 @@ def _retirements(
     claims: Sequence[Claim],
     book: Book,
     at: datetime,
+    speaker: str | None,
 ) -> list[Retire]:
     """What a statement retires: the LLM's decision among the candidates when one is
     configured and answers, else the offline rules' (the later claim acting last)."""
@@ -244,10 +251,119 @@ def _retirements(
                     confidence=_confidence(claim),
                 ),
             )
+    found = list(offline.values()) or _nearest(ctx, namespace, st, claims, book, at, kept, speaker)
     if ctx.llm is None:
-        return list(offline.values())
+        return found
     decided = _llm_retirements(ctx, namespace, st, claims, book, at)
-    return list(offline.values()) if decided is None else decided
+    return found if decided is None else decided
+
+
+def _says_change(claim: Claim) -> bool:
+    """A claim that says something changed: a change cue (a topic claim, "now", "instead")
+    or something ended; not an addition, a wish or a past state."""
+    return (
+        may_retire(claim)
+        and claim.mode != "add"
+        and (claim.slot == TOPIC or claim.mode == "replace" or not claim.positive)
+    )
+
+
+def _nearest(
+    ctx: Services,
+    namespace: str,
+    st: Analysed,
+    claims: Sequence[Claim],
+    book: Book,
+    at: datetime,
+    kept: set[str],
+    speaker: str | None,
+) -> list[Retire]:
+    """The nearest-fact rule: a statement that says something changed, when no slot or topic
+    rule found what it replaces, retires the current fact nearest to it by embedding that is
+    about the same subject, if it is nearer than `Formation.nearest` (rescaled from what the
+    embedder gives unrelated text: `language.nearness`). "A month in on daily contacts"
+    names nothing "I wear glasses full time" names; their vectors are near."""
+    floors, limit = ctx.analyser.floors, ctx.formation.nearest
+    if floors is None or limit is None or st.embedding is None or not claims:
+        return []
+    if any(c.mode in ("add", "tentative", "past") for c in claims):
+        return []
+    if not (st.change or any(_says_change(c) for c in claims)):
+        return []
+    scope = RecallScope(namespace=namespace, valid_at=at, known_at=at)
+    found = [
+        (fact, cosine)
+        for fact, cosine in ctx.reads.vector_search(scope, st.embedding, _NEAR_CANDIDATES)
+        if fact.id not in kept and fact.id not in book.gone and fact.kind != TALK
+    ]
+    held = ctx.facts.version_claims(namespace, [f.version_id for f, _ in found])
+    ending = ends_subject(st.change)
+    for fact, cosine in found:  # nearest first: only the nearest of the same subject counts
+        theirs = held.get(fact.version_id, ())
+        if not _same_subject(st.text, claims, fact.text, theirs, crossing=ending):
+            continue
+        if not ending and _shared_name(st.text, fact.text):
+            return []  # a change to something both name ("the Harriers got a new coach")
+        (near,) = floors.rescaled(st.embedding, [cosine], language=st.language, speaker=speaker)
+        if near < limit:
+            return []
+        reason = f"rule:nearest {near:.2f}"
+        return [Retire(fact_id=fact.id, fact=fact, reason=reason, confidence=round(near, 2))]
+    return []
+
+
+def _same_subject(
+    text: str,
+    claims: Sequence[Claim],
+    their_text: str,
+    theirs: Sequence[Claim],
+    *,
+    crossing: bool,
+) -> bool:
+    """Whether a fact is about a subject of the statement: one of its claims has the same
+    subject, or, for a change that ends its subject (`crossing`), a person one side is
+    about is named by the other ("terry retired" and "our landlord is terry"); "my sister
+    moved to Berlin" is not about "I live in Lyon"."""
+    mine = {c.subject for c in claims}
+    if any(c.subject in mine for c in theirs):
+        return True
+    if not crossing:
+        return False
+    return any(_names_person(text, c.subject) for c in theirs) or any(
+        _names_person(their_text, s) for s in mine
+    )
+
+
+def _names_person(text: str, subject: str) -> bool:
+    kind, _, name = subject.partition(":")
+    if kind != "person" or not name:
+        return False
+    if not name.isascii():
+        return name in text
+    return re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text, re.IGNORECASE) is not None
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+
+
+def _shared_name(a: str, b: str) -> bool:
+    """Whether two English statements name one thing by name: a word capitalised inside
+    one of them (not where a sentence starts) stands in the other ("the Harriers", "Dr
+    Patel"); the nearest-fact rule leaves a change to such a thing to the topic rule."""
+
+    def names(text: str) -> set[str]:
+        out = set()
+        for m in _WORD.finditer(text):
+            before = text[: m.start()].rstrip()
+            start = not before or before[-1] in ".!?"
+            if m.group()[0].isupper() and not start and m.group() != "I":
+                out.add(m.group().lower().split("'")[0])
+        return out
+
+    def words(text: str) -> set[str]:
+        return {w.lower().split("'")[0] for w in _WORD.findall(text)}
+
+    return bool(names(a) & words(b) or names(b) & words(a))
 
 
 def _confidence(claim: Claim) -> float:

@@ -225,13 +225,15 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         """Which engine, extractor (per language), language choice, time resolver and token
         counter this store runs."""
         analyser, llm = self._ctx.analyser, self._ctx.llm
+        form = self._ctx.formation
         return (
             f"engine={self._ctx.backend!r} extractor={analyser.extractor_name} "
             f"language={analyser.language} "
             f"resolver={analyser.resolver_name} tokens={self.counter.name} "
             f"embedder={analyser.embedder.name if analyser.embedder else 'off'} "
             f"llm={llm.name if llm else 'off'} "
-            f"formation=keep:{self._ctx.formation.keep},updates:{self._ctx.formation.updates}"
+            f"formation=keep:{form.keep},updates:{form.updates}"
+            + (f",nearest:{form.nearest}" if analyser.embedder and form.nearest else "")
         )
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bitemporal_core import default_extractor
-from bitemporal_core.language.claims import claim_words, claims_of, truecased
+from bitemporal_core.language.claims import change_cue, claim_words, claims_of, truecased
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.services.claims import Candidate, Mentions, resolve, restated, retired_by
@@ -191,3 +191,22 @@ def test_a_relative_named_once_stands_for_that_person() -> None:
     assert mentions.pronoun("he") == "person:ana", "an alias is no one to point back to"
     mentions.add("relation:dad=person:joe")  # a later naming wins, once
     assert [k for k in mentions.recent if "=" in k] == ["relation:dad=person:joe"]
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("spin is thursday 7pm from now on", True),  # names nothing the topic rule keeps
+        ("I've switched to the viola now.", True),
+        ("Nemo died last night.", True),
+        ("I've also picked up the viola now.", False),  # an addition
+        ("I'd love to switch to the viola one day.", False),  # a wish
+        ("I play the cello in an orchestra.", False),
+        ("我现在改喝茶了。", True),
+        ("我也开始喝茶了。", False),
+    ],
+)
+def test_a_change_is_read_whether_or_not_it_names_what_changed(text: str, change: bool) -> None:
+    """`change_cue`: what the nearest-fact rule reads (blocked as the topic rule is)."""
+    tokens = [t for s in default_extractor().sentences(text) for t in s.tokens]
+    assert bool(change_cue(text, tokens)) is change

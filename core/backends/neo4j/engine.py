@@ -293,7 +293,8 @@ class Neo4jBackend(CypherBackend):
                 fetch *= 4
         if len(rows) < k:  # a small namespace, or a basis the index barely covers
             rows = self._read(q.VECTOR_EXACT, params)
-        return [(self._fact(r), float(r[WIDTH])) for r in rows]
+        # Neo4j's cosine scores are (1 + cosine) / 2; the port's are cosines.
+        return [(self._fact(r), 2.0 * float(r[WIDTH]) - 1.0) for r in rows]
 
     # --- port: reads ---------------------------------------------------------------------
 
