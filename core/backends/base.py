@@ -34,6 +34,7 @@ __all__ = [
     "Rows",
     "Run",
     "abstract_rows",
+    "claim_key_rows",
     "claim_rows",
     "entity_rows",
     "fix_dim",
@@ -117,6 +118,16 @@ def claim_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, 
         }
         for b in batches
         for n in b.claims
+    ]
+
+
+def claim_key_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The lookup keys of some batches' claims, a row per key and claim."""
+    return [
+        {"k": scoped(namespace, key), "c": n.id}
+        for b in batches
+        for n in b.claims
+        for key in dict.fromkeys(n.lookups)
     ]
 
 
@@ -325,16 +336,38 @@ class CypherBackend:
         if not subjects:
             return []
         ids = [scoped(namespace, s) for s in dict.fromkeys(subjects)]
+        found = self._in_read(lambda run: self._current_claims(run, self._s.CLAIMS_ABOUT, ids, at))
+        return found or []
 
-        def work(run: Run) -> tuple[Rows, Rows]:
-            claims = self._from_ids(run, self._s.CLAIMS_ABOUT, ids)
-            versions = list(dict.fromkeys(r[0] for r in claims))
-            params = {"ids": versions, "at": at, "eot": END_OF_TIME}
-            return claims, (run(self._s.CURRENT_VERSIONS, params) if versions else [])
+    def keyed_claims(
+        self, namespace: str, lookups: Sequence[str], at: datetime
+    ) -> list[tuple[Fact, Claim]] | None:
+        ids = [scoped(namespace, k) for k in dict.fromkeys(lookups)]
 
-        claims, versions = self._in_read(work)
-        current = {r[0]: self._fact(r) for r in versions}
-        return [(current[r[0]], _claim(r[1:])) for r in claims if r[0] in current]
+        def work(run: Run) -> list[tuple[Fact, Claim]] | None:
+            keyed = run(c.CLAIM_KEYED, {"ns": namespace})
+            if keyed and keyed[0][0] is not True:
+                return None  # written before claims had keys
+            return self._current_claims(run, self._s.KEYED_CLAIMS, ids, at) if ids else []
+
+        return self._in_read(work)
+
+    def _current_claims(
+        self, run: Run, statement: str, ids: list[str], at: datetime
+    ) -> list[tuple[Fact, Claim]]:
+        """The claims `statement` finds from each id whose versions are current at `at`."""
+        claims = self._from_ids(run, statement, ids)
+        versions = list(dict.fromkeys(r[0] for r in claims))
+        params = {"ids": versions, "at": at, "eot": END_OF_TIME}
+        rows = run(self._s.CURRENT_VERSIONS, params) if versions else []
+        current = {r[0]: self._fact(r) for r in rows}
+        seen: set[tuple[Any, ...]] = set()
+        out = []
+        for r in claims:  # a claim stored under several of the keys is found once
+            if r[0] in current and tuple(r) not in seen:
+                seen.add(tuple(r))
+                out.append((current[r[0]], _claim(r[1:])))
+        return out
 
     def version_claims(
         self, namespace: str, version_ids: Sequence[str]
@@ -495,7 +528,7 @@ class CypherBackend:
         rows = run(self._s.FACT_TOUCHES, {"id": fact_id})
         if not rows or not rows[0][0]:
             return 0
-        versions, concepts, terms, messages, namespace, claims, entities, texts = rows[0]
+        versions, concepts, terms, messages, namespace, claims, entities, texts, keys = rows[0]
         self._forgetting(run, fact_id, namespace)
         (n, length), *_ = run(c.FACT_SIZE, {"id": fact_id})
         run(c.UNCOUNT_VERSIONS, {"ns": namespace, "n": int(n), "length": int(length or 0)})
@@ -511,6 +544,7 @@ class CypherBackend:
             ("Term", terms),
             ("Message", messages),
             ("Entity", entities),
+            ("ClaimKey", keys),
         ):
             chosen = [i for i in ids if i is not None]
             self._from_ids(run, self._s.FORGET_ORPHANS[label], chosen)

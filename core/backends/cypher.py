@@ -14,6 +14,7 @@ from collections.abc import Callable
 import attrs
 
 __all__ = [
+    "CLAIM_KEYED",
     "CLEAR_RECENT",
     "CLOSE_VERSIONS",
     "CONCEPTS_OF_NAMESPACE",
@@ -84,6 +85,8 @@ UNDO_FACT_LINKS = (
     " SET a.supersedes = NULL"
 )
 SET_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = $recent"
+# Whether the namespace's claims are stored under lookup keys (set when it is created).
+CLAIM_KEYED = "MATCH (n:Namespace {name: $ns}) RETURN n.claim_keys"
 RECENT = "MATCH (n:Namespace {name: $ns}) RETURN n.recent"
 CLEAR_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = NULL"
 CONCEPTS_OF_NAMESPACE = (
@@ -208,7 +211,7 @@ class Statements:
         self._links(link)
         self._claims(dialect)
         labels = ["Namespace", "Fact", "Version", "Concept", "Term", "Message", "Summary"]
-        labels += ["Claim", "Entity"]
+        labels += ["Claim", "Entity", "ClaimKey"]
         self.RAW_SCAN = {x: "MATCH (n:" + x + ") RETURN " + dialect.node for x in labels}
 
     def _claims(self, dialect: Dialect) -> None:
@@ -220,6 +223,9 @@ class Statements:
         # plans the two-hop pattern as a join with a scan of the Version table).
         self.CLAIMS_ABOUT = each + "MATCH (e:Entity {id: " + i + "})<-[:ABOUT]-(c:Claim)"
         self.CLAIMS_ABOUT += " RETURN c.version, " + claim
+        # The claims stored under some lookup keys (`services.claims.held_keys`).
+        self.KEYED_CLAIMS = each + "MATCH (k:ClaimKey {id: " + i + "})-[:KEYS]->(c:Claim)"
+        self.KEYED_CLAIMS += " RETURN c.version, " + claim
         self.CURRENT_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id})"
         self.CURRENT_VERSIONS += " WHERE v.superseded_at = $eot AND v.valid_to > $at"
         self.CURRENT_VERSIONS += " RETURN " + self.V
@@ -268,6 +274,10 @@ class Statements:
         self.FORGET_ORPHANS["Entity"] += orphan.replace("(:Version)", "(:Claim)").replace(
             "{rel}", "ABOUT"
         )
+        self.FORGET_ORPHANS["ClaimKey"] = each + "MATCH (x:ClaimKey {id: " + i + "})"
+        self.FORGET_ORPHANS["ClaimKey"] += (
+            " WHERE NOT EXISTS { MATCH (x)-[:KEYS]->(:Claim) } DETACH DELETE x"
+        )
         self.ABSTRACTION_MEMBERS = each + "MATCH (a:Version {id: " + i + "})-[:ABSTRACTS]->"
         self.ABSTRACTION_MEMBERS += "(b:Version) RETURN a.id, b.id"
         # The abstractions quoting some version of the given facts (`current`: not closed).
@@ -282,9 +292,10 @@ class Statements:
             " OPTIONAL MATCH (v)-[:HAS_TERM]->(t:Term)"
             " OPTIONAL MATCH (v)-[:FROM_MESSAGE]->(m:Message)"
             " OPTIONAL MATCH (v)-[:CLAIMS]->(cl:Claim)"
+            " OPTIONAL MATCH (cl)<-[:KEYS]-(ck:ClaimKey)"
             " RETURN collect(DISTINCT v.id), collect(DISTINCT c.id), collect(DISTINCT t.id),"
             " collect(DISTINCT m.id), f.namespace, collect(DISTINCT cl.id),"
-            " collect(DISTINCT cl.entity), collect(DISTINCT v.text)"
+            " collect(DISTINCT cl.entity), collect(DISTINCT v.text), collect(DISTINCT ck.id)"
         )
         # Undone links are left out by the caller (LadybugDB plans the filter as a type scan).
         self.SUPERSEDED_BY = "MATCH (f:Fact {id: $id})<-[s:SUPERSEDES]-(g:Fact)"

@@ -97,6 +97,7 @@ class NewClaim:
     claim: Claim
     entity_name: str  # how the subject was named ("Tom", "my sister", "user")
     entity_kind: str  # "speaker", "person", "relation", "unknown"
+    lookups: tuple[str, ...] = ()  # the keys the claim is found by (`FactReads.keyed_claims`)
 
 
 @attrs.frozen(kw_only=True)
@@ -244,6 +245,14 @@ class FactReads(Protocol):
     ) -> list[tuple[Fact, Claim]]:
         """The current versions (believed now, valid at or after `at`) holding claims about
         these subject entities, with those claims."""
+        ...
+
+    def keyed_claims(
+        self, namespace: str, lookups: Sequence[str], at: datetime
+    ) -> list[tuple[Fact, Claim]] | None:
+        """The current facts at `at` holding claims stored under any of these lookup keys,
+        with those claims; None for a namespace written before claims had keys (read its
+        subjects with `claims`)."""
         ...
 
     def version_claims(

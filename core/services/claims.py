@@ -22,9 +22,11 @@ __all__ = [
     "Candidate",
     "Mentions",
     "entity_key",
+    "held_keys",
     "resolve",
     "restated",
     "retired_by",
+    "wanted_keys",
 ]
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
@@ -258,3 +260,33 @@ def _names(new: Claim, old: Claim) -> bool:
         return False
     words = set(new.keys) - set(_GENERIC)
     return bool(words & (set(old.keys) | set(old.context)))
+
+
+# --- the keys held claims are found by ------------------------------------------------------
+# The rules above compare a new claim only with held claims of the same subject that share its
+# slot, or whose value or statement names one of its words or topics. Each held claim is
+# indexed under those keys (`held_keys`) and a new claim reads only the keys it may match
+# (`wanted_keys`), so a write reads what it may retire, not everything said of its subject.
+
+
+def held_keys(claim: Claim) -> tuple[str, ...]:
+    """The keys a stored claim is found by: its subject's slot, and each word and topic its
+    value and its statement name."""
+    words = (*claim.keys, *claim.context)
+    terms = (set(words) - set(_GENERIC)) | topic_terms(words)
+    return _keyed(claim.subject, claim.slot, terms)
+
+
+def wanted_keys(claim: Claim) -> tuple[str, ...]:
+    """The keys under which the held claims a new claim may retire are found: its slot, the
+    words of its value (`_names`) and their topics (`_same_topic`)."""
+    terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
+    return _keyed(claim.subject, claim.slot, terms)
+
+
+def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:
+    """The keys: the slot's (not for `about`, `any` and topic claims, which the rules match by
+    what they name, never by slot: nearly every statement holds one) and each term's."""
+    prefix = subject + "\x1f"
+    by_slot = () if slot in (ABOUT, ANY, TOPIC) else (prefix + "s:" + slot,)
+    return (*by_slot, *(prefix + "t:" + t for t in sorted(terms) if t))

@@ -27,10 +27,12 @@ from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
     Candidate,
     Mentions,
+    held_keys,
     may_retire,
     resolve,
     restated,
     retired_by,
+    wanted_keys,
 )
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
@@ -75,10 +77,11 @@ class Planned:
 @attrs.define
 class Book:
     """The current facts holding claims, by subject, as one write call sees them: read from
-    the engine (a subject the first time it is needed), then changed by each statement
-    planned (`pending`: planned, not written yet)."""
+    the engine (the claims a new claim may retire, under the lookup keys not read yet), then
+    changed by each statement planned (`pending`: planned, not written yet)."""
 
-    loaded: set[str] = attrs.field(factory=set)
+    loaded: set[str] = attrs.field(factory=set)  # lookup keys (subjects, unkeyed) read
+    unkeyed: bool = False  # a namespace written before claims had keys: read by subject
     facts: dict[str, Fact] = attrs.field(factory=dict)
     claims: dict[str, list[tuple[str, Claim]]] = attrs.field(factory=dict)  # subject -> facts
     pending: set[str] = attrs.field(factory=set)
@@ -88,6 +91,8 @@ class Book:
 
     def load(self, rows: Sequence[tuple[Fact, Claim]]) -> None:
         for fact, claim in rows:
+            if fact.id in self.gone:
+                continue
             if fact.id not in self.facts or fact.id in self.pending:
                 self.facts[fact.id] = fact
                 self.order[fact.id] = fact.recorded_at.timestamp()
@@ -95,9 +100,22 @@ class Book:
                 self.held.add((fact.id, claim))
                 self.claims.setdefault(claim.subject, []).append((fact.id, claim))
 
-    def ensure(self, ctx: Services, namespace: str, subjects: Sequence[str], at: datetime) -> None:
-        """Read the subjects not read yet (one engine read for all of them)."""
-        missing = [s for s in dict.fromkeys(subjects) if s not in self.loaded]
+    def ensure(self, ctx: Services, namespace: str, claims: Sequence[Claim], at: datetime) -> None:
+        """Read what these claims may retire and was not read yet: the held claims under
+        their lookup keys (`claims.wanted_keys`, one engine read), so the read is bounded by
+        what it finds, not by all that was said of the subject; in a namespace written before
+        claims had keys, everything held about their subjects."""
+        if not self.unkeyed:
+            keys = [k for c in claims for k in wanted_keys(c) if k not in self.loaded]
+            if not keys:
+                return
+            rows = ctx.facts.keyed_claims(namespace, list(dict.fromkeys(keys)), at)
+            if rows is not None:
+                self.load(rows)
+                self.loaded.update(keys)
+                return
+            self.unkeyed, self.loaded = True, set()
+        missing = [s for s in dict.fromkeys(c.subject for c in claims) if s not in self.loaded]
         if missing:
             self.load(ctx.facts.claims(namespace, missing, at))
             self.loaded.update(missing)
@@ -106,6 +124,7 @@ class Book:
         """Read every subject again on its next use (after a write of what was pending)."""
         self.loaded.clear()
         self.pending.clear()
+        self.gone.clear()
 
     def candidates(self, subject: str) -> list[Candidate]:
         found = [
@@ -192,7 +211,7 @@ def plan_statements(
         ]
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.
-        needed = [c.subject for c in claims if ctx.llm is not None or may_retire(c)]
+        needed = [c for c in claims if ctx.llm is not None or may_retire(c)]
         if updates != "off" and needed:
             book.ensure(ctx, namespace, needed, at)
         retire = (
@@ -219,10 +238,18 @@ def plan_statements(
 
 
 def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:
-    """A claim to write (in statement order: its id sorts by position)."""
+    """A claim to write (in statement order: its id sorts by position), with the keys later
+    claims find it by."""
     kind = claim.subject.split(":", 1)[0]
     name = said or claim.subject.split(":", 1)[1]
-    return NewClaim(id=claim_id, version_id="", claim=claim, entity_name=name, entity_kind=kind)
+    return NewClaim(
+        id=claim_id,
+        version_id="",
+        claim=claim,
+        entity_name=name,
+        entity_kind=kind,
+        lookups=held_keys(claim),
+    )
 
 
 def _retirements(

@@ -304,3 +304,18 @@ def test_a_store_clock_replays_a_conversation(store: MemoryStore) -> None:
     assert replay.remember("I like tea.", namespace="clock")[0].recorded_at == day(11)
     with pytest.raises(InvalidInput):
         MemoryStore(store.backend, clock="now", owns_backend=False)  # type: ignore[arg-type]
+
+
+def test_a_namespace_written_before_claims_had_keys_reads_its_subjects(store: MemoryStore) -> None:
+    """Claims are found by lookup keys in namespaces created since; an older namespace (no
+    `claim_keys` mark, no keys) still has its updates found, by reading its subjects."""
+    say(store, "old", "I live in Lyon.", "I like jazz.")
+    inner = getattr(store.backend, "inner", store.backend)
+    inner._write("MATCH (n:Namespace {name: 'old'}) SET n.claim_keys = NULL", {})
+    inner._write("MATCH (k:ClaimKey) DETACH DELETE k", {})
+    store.remember("I moved to Berlin.", namespace="old", at=day(5))
+    assert texts(store, "old") == {"I like jazz.", "I moved to Berlin."}
+    store.remember("I moved to Rome.", namespace="new", at=day(5))
+    store.remember("I like jazz.", namespace="new", at=day(6))
+    store.remember("I moved to Oslo.", namespace="new", at=day(7))
+    assert texts(store, "new") == {"I like jazz.", "I moved to Oslo."}

@@ -210,7 +210,7 @@ def test_forget_namespace_leaves_no_trace(store: MemoryStore) -> None:
         assert not left and "zanzibar" in store.snapshot("y", basis=Basis(known_at=day(2)))[0].text
     else:
         assert {n["namespace"] for n in left} == {"y"}
-        assert len(left) == 5  # y's message, fact version, concept, keyword term and claim
+        assert len(left) == 6  # y's message, version, concept, keyword term, claim, claim key
     assert store.namespaces() == ["y"]
 
 

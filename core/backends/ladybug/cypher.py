@@ -73,6 +73,10 @@ SCHEMA = (
     "ALTER TABLE MENTIONS ADD IF NOT EXISTS touch INT64",
     "ALTER TABLE INFERRED ADD IF NOT EXISTS superseded_at TIMESTAMP",
     "CREATE REL TABLE IF NOT EXISTS ABOUT(FROM Claim TO Entity)",
+    # claims found by lookup keys (`services.claims.held_keys`), in namespaces created since
+    "CREATE NODE TABLE IF NOT EXISTS ClaimKey(id STRING PRIMARY KEY, namespace STRING)",
+    "CREATE REL TABLE IF NOT EXISTS KEYS(FROM ClaimKey TO Claim)",
+    "ALTER TABLE Namespace ADD IF NOT EXISTS claim_keys BOOLEAN",
 )
 
 BEGIN = "BEGIN TRANSACTION"
@@ -87,7 +91,7 @@ SHARED = Statements(Dialect(one_start=True))
 READ_CLOCK = "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index"
 MERGE_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
-    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
+    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true"
     " RETURN n.last_tx, n.t_index, n.msg_seq"
 )
 
@@ -134,6 +138,12 @@ EXISTING_ENTITIES = "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id"
 CREATE_ENTITIES = (
     "UNWIND $rows AS r CREATE (:Entity {id: r.id, namespace: $ns, key: r.key, name: r.name,"
     " kind: r.kind})"
+)
+EXISTING_CLAIM_KEYS = "UNWIND $ids AS i MATCH (k:ClaimKey {id: i}) RETURN k.id"
+CREATE_CLAIM_KEYS = "UNWIND $ids AS i CREATE (:ClaimKey {id: i, namespace: $ns})"
+LINK_CLAIM_KEYS = (
+    "UNWIND $rows AS r MATCH (k:ClaimKey {id: r.k}) WITH k, r MATCH (c:Claim {id: r.c})"
+    " CREATE (k)-[:KEYS]->(c)"
 )
 WRITE_CLAIMS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.v}) WITH v, r MATCH (e:Entity {id: r.e})"
@@ -198,6 +208,7 @@ FORGET_NS_MESSAGES = "MATCH (m:Message) WHERE m.namespace = $ns DETACH DELETE m 
 FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s RETURN count(*)"
 FORGET_NS_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
 FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e RETURN count(*)"
+FORGET_NS_CLAIM_KEYS = "MATCH (k:ClaimKey) WHERE k.namespace = $ns DETACH DELETE k RETURN count(*)"
 
 # The rewrite of a file after a deletion (`erase`). The parser takes the folder only as a
 # string literal, not a $parameter: `erase` fills in a path it checked to hold no quote.
@@ -240,6 +251,7 @@ NAMESPACE_SCANS = frozenset(
         FORGET_NS_SUMMARIES,
         FORGET_NS_CLAIMS,
         FORGET_NS_ENTITIES,
+        FORGET_NS_CLAIM_KEYS,
         SHARED.SNAPSHOT,
         SHARED.VERSIONS_ALL,
         SHARED.VERSIONS_KNOWN,

@@ -20,6 +20,7 @@ from bitemporal_core.backends.base import (
     CypherBackend,
     Run,
     abstract_rows,
+    claim_key_rows,
     claim_rows,
     entity_rows,
     fix_dim,
@@ -246,6 +247,14 @@ class LadybugBackend(CypherBackend):
         if new:
             self._run(q.CREATE_ENTITIES, {"rows": new, "ns": ns})
         self._run(q.WRITE_CLAIMS, {"rows": claims, "ns": ns})
+        keyed = claim_key_rows(ns, batches)
+        if keyed:
+            ids = list(dict.fromkeys(r["k"] for r in keyed))
+            existing = {r[0] for r in self._run(q.EXISTING_CLAIM_KEYS, {"ids": ids})}
+            new_keys = [i for i in ids if i not in existing]
+            if new_keys:
+                self._run(q.CREATE_CLAIM_KEYS, {"ids": new_keys, "ns": ns})
+            self._run(q.LINK_CLAIM_KEYS, {"rows": keyed})
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
@@ -541,6 +550,7 @@ class LadybugBackend(CypherBackend):
                 q.FORGET_NS_SUMMARIES,
                 q.FORGET_NS_CLAIMS,
                 q.FORGET_NS_ENTITIES,
+                q.FORGET_NS_CLAIM_KEYS,
                 c.FORGET_NS_NODE,
             ):
                 rows = self._run(statement, {"ns": namespace})

@@ -22,6 +22,7 @@ CONSTRAINTS = (
     "CREATE CONSTRAINT bt_message_id IF NOT EXISTS FOR (m:Message) REQUIRE m.id IS UNIQUE",
     "CREATE CONSTRAINT bt_summary_id IF NOT EXISTS FOR (s:Summary) REQUIRE s.id IS UNIQUE",
     "CREATE CONSTRAINT bt_entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE",
+    "CREATE CONSTRAINT bt_claimkey_id IF NOT EXISTS FOR (k:ClaimKey) REQUIRE k.id IS UNIQUE",
     "CREATE CONSTRAINT bt_claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE",
 )
 INDEXES = (
@@ -36,6 +37,7 @@ INDEXES = (
     "CREATE INDEX bt_message_ns_seq IF NOT EXISTS FOR (m:Message) ON (m.namespace, m.seq)",
     "CREATE INDEX bt_claim_ns IF NOT EXISTS FOR (c:Claim) ON (c.namespace)",
     "CREATE INDEX bt_entity_ns IF NOT EXISTS FOR (e:Entity) ON (e.namespace)",
+    "CREATE INDEX bt_claimkey_ns IF NOT EXISTS FOR (k:ClaimKey) ON (k.namespace)",
     "CREATE FULLTEXT INDEX bt_version_text IF NOT EXISTS FOR (v:Version) ON EACH [v.text]",
     # forgetting a namespace deletes its summaries in batches (a label scan without it)
     "CREATE INDEX bt_summary_ns IF NOT EXISTS FOR (s:Summary) ON (s.namespace)",
@@ -110,7 +112,7 @@ CLOCK = (
 # and the writer merges again (a fresh namespace).
 LOCK_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
-    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0"
+    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true"
     " SET n._lock = true"
     " RETURN coalesce(n.last_tx, $zero), coalesce(n.t_index, 0), coalesce(n.msg_seq, 0),"
     " n.t_index IS NULL"
@@ -150,6 +152,10 @@ MERGE_CLAIMS = (
     " c.one_value = r.one_value, c.claim_mode = r.claim_mode,"
     " c.context_keys = r.context_keys, c.rule = r.rule, c.version = r.v, c.entity = r.e"
     " MERGE (v)-[:CLAIMS]->(c) MERGE (c)-[:ABOUT]->(e)"
+)
+MERGE_CLAIM_KEYS = (
+    "UNWIND $rows AS r MERGE (k:ClaimKey {id: r.k}) ON CREATE SET k.namespace = $ns"
+    " WITH k, r MATCH (c:Claim {id: r.c}) MERGE (k)-[:KEYS]->(c)"
 )
 MERGE_TERMS = (
     "UNWIND $rows AS r MERGE (t:Term {id: r.id}) ON CREATE SET t.namespace = $ns, t.stem = r.stem"
@@ -256,6 +262,8 @@ FORGET_NS_BATCHES = (
     "MATCH (s:Summary) WHERE s.namespace = $ns WITH s LIMIT $batch DETACH DELETE s RETURN count(*)",
     "MATCH (c:Claim) WHERE c.namespace = $ns WITH c LIMIT $batch DETACH DELETE c RETURN count(*)",
     "MATCH (e:Entity) WHERE e.namespace = $ns WITH e LIMIT $batch DETACH DELETE e RETURN count(*)",
+    "MATCH (k:ClaimKey) WHERE k.namespace = $ns WITH k LIMIT $batch DETACH DELETE k"
+    " RETURN count(*)",
 )
 LOCK_EXISTING_NAMESPACE = "MATCH (n:Namespace {name: $ns}) SET n._lock = true RETURN n.name"
 

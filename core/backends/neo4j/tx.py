@@ -11,6 +11,7 @@ from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import (
     Rows,
     abstract_rows,
+    claim_key_rows,
     claim_rows,
     entity_rows,
     fix_dim,
@@ -120,6 +121,9 @@ def _write_claims(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
     if claims:
         _run(tx, q.MERGE_ENTITIES, {"rows": entity_rows(ns, batches), "ns": ns})
         _run(tx, q.MERGE_CLAIMS, {"rows": claims, "ns": ns})
+        keyed = claim_key_rows(ns, batches)
+        if keyed:
+            _run(tx, q.MERGE_CLAIM_KEYS, {"rows": keyed, "ns": ns})
 
 
 def _write_summaries(tx: Any, batch: WriteBatch) -> None:

@@ -155,6 +155,13 @@ class SealedBackend:
         rows = self.inner.claims(namespace, s.enc_all(subjects), at)
         return [(_open_fact(s, f), _open_claim(s, c)) for f, c in rows]
 
+    def keyed_claims(
+        self, namespace: str, lookups: Sequence[str], at: datetime
+    ) -> list[tuple[Fact, Claim]] | None:
+        s = self._seal(namespace)
+        rows = self.inner.keyed_claims(namespace, s.enc_all(lookups), at)
+        return None if rows is None else [(_open_fact(s, f), _open_claim(s, c)) for f, c in rows]
+
     def version_claims(
         self, namespace: str, version_ids: Sequence[str]
     ) -> dict[str, tuple[Claim, ...]]:
@@ -336,7 +343,12 @@ def _seal_message(s: Seal, m: NewMessage) -> NewMessage:
 
 
 def _seal_new_claim(s: Seal, n: NewClaim) -> NewClaim:
-    return attrs.evolve(n, claim=_seal_claim(s, n.claim), entity_name=s.enc(n.entity_name))
+    return attrs.evolve(
+        n,
+        claim=_seal_claim(s, n.claim),
+        entity_name=s.enc(n.entity_name),
+        lookups=s.enc_all(n.lookups),
+    )
 
 
 def _seal_claim(s: Seal, c: Claim) -> Claim:
