@@ -277,8 +277,11 @@ def ended_for(clause: Sequence[Token]) -> str:
     since = next((c for c in spec["since"] if " " + c + " " in padded), "")
     if since:
         return since
+    present = set(words)
     for phrase in spec["phrases"]:
         items = phrase.split()
+        if any(i not in present for i in items if i not in ("{n}", "{unit}", "*")):
+            continue
         for start in range(len(words) - len(items) + 1):
             if all(_ended_item(item, clause, words, start + k) for k, item in enumerate(items)):
                 return str(phrase)

@@ -359,9 +359,14 @@ def zh_terms(text: str) -> set[str]:
 def category_words(keys: Iterable[str]) -> list[str]:
     """The first words of the families the keys belong to ("barclai" -> "bank", "netflix" ->
     "streaming"): what a question may call the thing a statement names by its brand."""
-    heads = {keys_of(words[0])[0]: words[0] for words in _families() if keys_of(words[0])}
-    family = _family()
+    heads, family = _heads(), _family()
     return list(dict.fromkeys(heads[family[k]] for k in keys if family.get(k) in heads))
+
+
+@cache
+def _heads() -> dict[str, str]:
+    """Each family's first word, by its stem."""
+    return {keys_of(words[0])[0]: words[0] for words in _families() if keys_of(words[0])}
 
 
 def topic_terms(words: Iterable[str]) -> set[str]:
