@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bitemporal_core import MemoryStore, NotFound
+from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.language.extract import ConceptExtractor
 from bitemporal_core.services.llm_tasks import SUMMARY_PROMPT
 
@@ -385,6 +386,38 @@ def test_a_process_that_died_after_forget_leaves_the_rewrite_to_the_next_open(
         assert bytes_on_disk(tmp_path, ["orbleq"]) == {}  # rewritten as it opened
         assert s.namespaces() == ["y"]
         assert [f.text for f in s.snapshot("y")] == ["Alice likes tea."]
+
+
+def test_a_table_larger_than_the_page_cache_is_still_rewritten(tmp_path: Path) -> None:
+    """The engine exports a whole table at a time: a store whose page cache is smaller than one
+    of its tables still rewrites (a 745 MB store with the default 1 GB cache could neither close
+    nor open again after a forget)."""
+    import ladybug
+
+    path = tmp_path / "memory.lbdb"
+    db = ladybug.Database(str(path), buffer_pool_size=512 * 2**20)
+    conn = ladybug.Connection(db)
+    conn.execute("CREATE NODE TABLE T(id STRING PRIMARY KEY, text STRING)")
+    make = (
+        "UNWIND range($a, $b) AS i"
+        " CREATE (:T {id: 'i' + cast(i AS STRING), text: $t + cast(i AS STRING)})"
+    )
+    for start in range(0, 300_000, 20_000):
+        conn.execute(make, {"a": start + 1, "b": start + 20_000, "t": "said in a chat, number "})
+    conn.execute(make, {"a": 0, "b": 0, "t": "Zorbleq visited Quixfot "})
+    conn.execute("CHECKPOINT")
+    erase.mark(path)
+    conn.execute("MATCH (t:T {id: 'i0'}) DELETE t")
+    conn.close()
+    db.close()
+    assert path.stat().st_size > 16 * 2**20 and bytes_on_disk(tmp_path, ["orbleq"])
+    erase.rewrite(path, 16 * 2**20)  # the store's own cache: 16 MB
+    assert bytes_on_disk(tmp_path, ["orbleq"]) == {} and not erase.is_marked(path)
+    db = ladybug.Database(str(path), buffer_pool_size=512 * 2**20, read_only=True)
+    conn = ladybug.Connection(db)
+    assert conn.execute("MATCH (t:T) RETURN count(*)").get_all() == [[300_000]]
+    conn.close()
+    db.close()
 
 
 def _index_hits(driver: Any) -> tuple[int, set[str]]:

@@ -38,7 +38,7 @@ from typing import Any
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.errors import BackendError
 
-__all__ = ["is_marked", "mark", "open_database", "rewrite"]
+__all__ = ["is_marked", "mark", "open_database", "rewrite", "rewrite_pool"]
 
 MARK = ".erase"
 WORK = ".erase-work"
@@ -129,6 +129,17 @@ def _run(ladybug: Any, path: Path, statement: str, buffer_pool_size: int) -> Non
         db.close()
 
 
+def rewrite_pool(pool: int) -> int:
+    """The page cache an export and an import run with: the engine holds a whole table while
+    it writes it out, which the store's own cache may not fit (a 745 MB store needed more than
+    2 GB), so they may use most of the machine's memory (reserved, taken only as used)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not a POSIX system
+        return pool
+    return max(pool, memory * 4 // 5)
+
+
 def rewrite(path: Path, buffer_pool_size: int) -> None:
     """Replace the closed database at `path` by a fresh file of what it holds, then unmark it.
 
@@ -138,6 +149,7 @@ def rewrite(path: Path, buffer_pool_size: int) -> None:
     """
     import ladybug
 
+    buffer_pool_size = rewrite_pool(buffer_pool_size)
     work = Path(str(path) + WORK)
     shutil.rmtree(work, ignore_errors=True)  # what an interrupted rewrite left
     work.mkdir()
