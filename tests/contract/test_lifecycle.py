@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from bitemporal_core import (
     NotFound,
     Usage,
 )
+from bitemporal_core.language.extract import ConceptExtractor
 from bitemporal_core.services.uses import UseRecorder
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
@@ -333,3 +335,26 @@ def test_bad_inference_options_are_refused(store: MemoryStore) -> None:
             store.infer_relationships("a", **options)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         store.relationships("a", keys="lyon")  # type: ignore[arg-type]
+
+
+def test_a_file_written_before_quotes_were_marked_still_ends_its_abstractions(
+    tmp_path: Path, extractor: ConceptExtractor
+) -> None:
+    """LadybugDB marks the facts an abstraction quotes (a retirement asks which abstractions
+    quote a fact only for marked ones); a file written before the mark is marked as it opens,
+    so a supersession there still ends the abstraction quoting the fact."""
+    import ladybug
+
+    path = tmp_path / "memory.lbdb"
+    with MemoryStore.embedded(path, extractor=extractor) as s:
+        ids = _diet(s)
+        (made,) = s.abstract("a", at=day(4))
+    db = ladybug.Database(str(path))
+    conn = ladybug.Connection(db)
+    conn.execute("ALTER TABLE Fact DROP cited")  # as an earlier version wrote the file
+    conn.close()
+    db.close()
+    with MemoryStore.embedded(path, extractor=extractor) as s:
+        assert s.abstractions("a", basis=now(4.5))[0].fact.id == made.fact.id
+        s.supersede(ids[0], "I eat apples weekly now.", at=day(5))
+        assert s.abstractions("a", basis=now(5.5)) == [], "it quoted what is no longer believed"

@@ -58,6 +58,7 @@ SCHEMA = (
     "ALTER TABLE Version ADD IF NOT EXISTS category STRING",
     "ALTER TABLE Namespace ADD IF NOT EXISTS recent STRING[]",
     "ALTER TABLE Namespace ADD IF NOT EXISTS embedding_dim INT64",
+    "ALTER TABLE Fact ADD IF NOT EXISTS cited BOOLEAN",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS reason STRING",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS confidence DOUBLE",
     "ALTER TABLE SUPERSEDES ADD IF NOT EXISTS at TIMESTAMP",
@@ -139,6 +140,16 @@ CREATE_ENTITIES = (
     "UNWIND $rows AS r CREATE (:Entity {id: r.id, namespace: $ns, key: r.key, name: r.name,"
     " kind: r.kind})"
 )
+# A fact some version of which an abstraction quotes is marked `cited` when the ABSTRACTS
+# link is written, so a retirement asks which abstractions quote a fact only for marked facts:
+# the question itself is planned as a pass over the whole Version table (50 ms at 445k
+# versions). `FACT_COLUMNS` tells a file written before the mark, whose links are marked once.
+FACT_COLUMNS = "CALL TABLE_INFO('Fact') RETURN name"
+MARK_CITED = "MATCH (:Version {id: $id})-[:VERSION_OF]->(f:Fact) SET f.cited = true"
+MARK_ALL_CITED = (
+    "MATCH (:Version)-[:ABSTRACTS]->(:Version)-[:VERSION_OF]->(f:Fact) SET f.cited = true"
+)
+CITED = "MATCH (f:Fact {id: $id}) WHERE f.cited RETURN f.id"
 EXISTING_CLAIM_KEYS = "UNWIND $ids AS i MATCH (k:ClaimKey {id: i}) RETURN k.id"
 CREATE_CLAIM_KEYS = "UNWIND $ids AS i CREATE (:ClaimKey {id: i, namespace: $ns})"
 LINK_CLAIM_KEYS = (

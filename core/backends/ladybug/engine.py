@@ -31,7 +31,12 @@ from bitemporal_core.backends.base import (
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.backends.ladybug.index import RecallIndex
-from bitemporal_core.backends.ladybug.opening import claim_path, open_file, release_path
+from bitemporal_core.backends.ladybug.opening import (
+    claim_path,
+    create_schema,
+    open_file,
+    release_path,
+)
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.merge import (
     batch_dim,
@@ -133,8 +138,7 @@ class LadybugBackend(CypherBackend):
         self._index = RecallIndex(saved=saved)  # what recall reads (see `index`, `saved`)
         if not read_only:  # a read-only file already has its schema
             with self._lock:
-                for statement in q.SCHEMA:
-                    self._run(statement)
+                create_schema(self._run)
 
     def __repr__(self) -> str:
         mode = ", read_only=True" if self.read_only else ""
@@ -221,6 +225,7 @@ class LadybugBackend(CypherBackend):
         msg_seq = self._write_messages(ns, steps, int(msg_seq))
         if links := abstract_rows(batches):
             self._run(self._s.WRITE_ABSTRACTS, {"rows": links})
+            self._from_ids(self._run, q.MARK_CITED, [r["b"] for r in links])
         self._write_claims(ns, batches)
         formation_writes(self._run, q.SHARED, ns, batches)
         last = max(to_utc(last_tx), results[-1].at)
@@ -393,6 +398,10 @@ class LadybugBackend(CypherBackend):
         return seq
 
     # --- what the shared half needs ------------------------------------------------------
+    def _citable(self, run: Run, fact_ids: Sequence[str]) -> list[str]:
+        """The facts some version of which an abstraction quotes (`q.CITED`)."""
+        return [f for f in dict.fromkeys(fact_ids) if run(q.CITED, {"id": f})]
+
     def _in_read(self, work: Callable[[Run], R]) -> R:
         with self._lock:
             return work(self._run)

@@ -9,13 +9,15 @@ of a path that holds no database, and a torn WAL get their own outcome.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug import erase
 from bitemporal_core.errors import BackendError, ConfigurationError, StoreInUse
 
-__all__ = ["claim_path", "open_file", "release_path"]
+__all__ = ["claim_path", "create_schema", "open_file", "release_path"]
 
 _OPEN_PATHS: set[str] = set()  # resolved paths this process has open
 _OPEN_LOCK = threading.Lock()
@@ -67,3 +69,16 @@ def open_file(ladybug: Any, key: str, pool: int, *, read_only: bool) -> Any:
                 "process writes a store file (share it through that process, or use Neo4j)"
             ) from e
         raise BackendError(f"cannot open the embedded database: {e}") from e
+
+
+def create_schema(run: Callable[..., list[list[Any]]]) -> None:
+    """Create the tables, or upgrade a file written by an earlier version (new columns; the
+    facts its abstractions quote marked `cited`, once)."""
+    try:
+        columns = {r[0] for r in run(q.FACT_COLUMNS)}
+    except BackendError:  # a new database: no Fact table yet
+        columns = set()
+    for statement in q.SCHEMA:
+        run(statement)
+    if columns and "cited" not in columns:
+        run(q.MARK_ALL_CITED)
