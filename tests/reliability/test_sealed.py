@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,6 +135,26 @@ def test_data_the_key_does_not_open_is_a_clear_error(
         s.snapshot("sealed")
     with MemoryStore.embedded(path, extractor=extractor) as s:
         assert "Rome" not in s.snapshot("sealed")[0].text
+
+
+def test_a_read_overtaken_by_the_first_write_opens_what_it_finds(
+    tmp_path: Path, extractor: ConceptExtractor
+) -> None:
+    """A read of a namespace with no key yet, overtaken by its first write (which creates the
+    key) between reading the key and reading the engine, opens what it finds: concurrent
+    first writes once raised `KeyStoreError` ("holds data its key does not open")."""
+    with MemoryStore.embedded(None, extractor=extractor, keys=tmp_path / "keys") as s:
+        sealed: Any = s.backend
+        real = sealed.inner.recent
+
+        def overtaken(namespace: str) -> tuple[str, ...]:
+            sealed.inner.recent = real
+            s.remember("Alice met Bob in Rome.", namespace=namespace)  # creates the key
+            return tuple(real(namespace))
+
+        sealed.inner.recent = overtaken
+        found = sealed.recent("c")
+        assert "person:alice" in found and found == sealed.recent("c")
 
 
 def test_file_key_store_keys_are_one_per_namespace_and_destroyed_for_good(

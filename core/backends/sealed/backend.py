@@ -91,7 +91,9 @@ class SealedBackend:
                     " (written unsealed, or its key was destroyed or is kept in another key"
                     " store)"
                 )
-        return Seal(namespace, self._nobody if key is None else key)
+        if key is not None:
+            return Seal(namespace, key)
+        return Seal(namespace, self._nobody, later=lambda: self.keys.key(namespace, create=False))
 
     # --- transaction log ------------------------------------------------------------------
     def clock(self, namespace: str) -> Clock:

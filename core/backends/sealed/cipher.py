@@ -4,7 +4,7 @@ in the engine's lookups, merges and joins while the engine holds no readable tex
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESSIV
@@ -15,11 +15,17 @@ __all__ = ["Seal"]
 
 
 class Seal:
-    """Encrypts and decrypts the strings of one namespace with its key."""
+    """Encrypts and decrypts the strings of one namespace with its key.
 
-    def __init__(self, namespace: str, key: bytes) -> None:
+    A seal made while the namespace had no key (`later`: how to read the key again) opens
+    what a first write sealed meanwhile: a read that raced that write finds its data."""
+
+    def __init__(
+        self, namespace: str, key: bytes, *, later: Callable[[], bytes | None] | None = None
+    ) -> None:
         self.namespace = namespace
         self._aead = AESSIV(key)
+        self._later = later
 
     def enc(self, text: str) -> str:
         """The sealed form of a string (URL-safe base64, no padding)."""
@@ -30,7 +36,14 @@ class Seal:
         """The string a sealed form came from; `KeyStoreError` if this key did not seal it."""
         try:
             data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-            return self._aead.decrypt(data, None).decode("utf-8", "surrogatepass")
+            try:
+                return self._aead.decrypt(data, None).decode("utf-8", "surrogatepass")
+            except InvalidTag:
+                key, self._later = (self._later() if self._later else None), None
+                if key is None:
+                    raise
+                self._aead = AESSIV(key)
+                return self._aead.decrypt(data, None).decode("utf-8", "surrogatepass")
         except (InvalidTag, ValueError, TypeError) as e:
             raise KeyStoreError(
                 f"namespace {self.namespace!r} holds data its key does not open (its key was"
