@@ -33,24 +33,14 @@ __all__ = [
     "CypherBackend",
     "Rows",
     "Run",
-    "abstract_rows",
-    "claim_key_rows",
-    "claim_rows",
-    "entity_rows",
     "fix_dim",
     "formation_writes",
     "inferred_rows",
-    "link_rows",
 ]
 
 R = TypeVar("R")
 Rows = list[list[Any]]
 Run = Callable[[str, dict[str, Any]], Rows]
-
-
-def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
-    """The ABSTRACTS links of some batches as statement rows."""
-    return [{"a": a, "b": b} for batch in batches for a, b in batch.abstracts]
 
 
 def fix_dim(run: Run, namespace: str, dim: int | None) -> None:
@@ -97,71 +87,6 @@ def _claim(row: Sequence[Any]) -> Claim:
 
 def _change_order(change: Change) -> tuple[float, str, str]:
     return (change.at.timestamp() if change.at else 0.0, change.fact, change.replaced)
-
-
-def claim_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
-    """The claims of some batches as statement rows (entity ids scoped to the namespace)."""
-    return [
-        {
-            "id": n.id,
-            "v": n.version_id,
-            "e": scoped(namespace, n.claim.subject),
-            "subject": n.claim.subject,
-            "slot": n.claim.slot,
-            "value": n.claim.value,
-            "value_keys": " ".join(n.claim.keys),
-            "positive": n.claim.positive,
-            "one_value": n.claim.single,
-            "claim_mode": n.claim.mode,
-            "context_keys": " ".join(n.claim.context),
-            "rule": n.claim.rule,
-        }
-        for b in batches
-        for n in b.claims
-    ]
-
-
-def claim_key_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
-    """The lookup keys of some batches' claims, a row per key and claim."""
-    return [
-        {"k": scoped(namespace, key), "c": n.id}
-        for b in batches
-        for n in b.claims
-        for key in dict.fromkeys(n.lookups)
-    ]
-
-
-def entity_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
-    """The subject entities of some batches' claims, one row each."""
-    rows: dict[str, dict[str, Any]] = {}
-    for b in batches:
-        for n in b.claims:
-            key = n.claim.subject
-            rows.setdefault(
-                key,
-                {
-                    "id": scoped(namespace, key),
-                    "key": key,
-                    "name": n.entity_name,
-                    "kind": n.entity_kind,
-                },
-            )
-    return list(rows.values())
-
-
-def link_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
-    """The SUPERSEDES links of some batches, each with its batch's time."""
-    return [
-        {
-            "id": link.fact,
-            "supersedes": link.replaced,
-            "reason": link.reason,
-            "confidence": float(link.confidence),
-            "at": b.at,
-        }
-        for b in batches
-        for link in b.links
-    ]
 
 
 def _id_groups(s: c.Statements, ids: list[str]) -> list[dict[str, Any]]:

@@ -18,10 +18,15 @@ from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.errors import EmbeddingMismatch, NotCurrent, TimeRegression
 
 __all__ = [
+    "abstract_rows",
     "batch_dim",
     "check_closes",
     "check_dim",
+    "claim_key_rows",
+    "claim_rows",
     "concept_rows",
+    "entity_rows",
+    "link_rows",
     "mention_rows",
     "message_row",
     "no_nulls",
@@ -181,3 +186,73 @@ def check_dim(namespace: str, stored: int | None, dim: int, what: str) -> None:
             f"namespace {namespace!r} holds {stored}-d embeddings; this {what} has {dim}-d"
             " vectors (use the embedder the namespace was written with, or another namespace)"
         )
+
+
+def abstract_rows(batches: Sequence[WriteBatch]) -> list[dict[str, str]]:
+    """The ABSTRACTS links of some batches as statement rows."""
+    return [{"a": a, "b": b} for batch in batches for a, b in batch.abstracts]
+
+
+def claim_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The claims of some batches as statement rows (entity ids scoped to the namespace)."""
+    return [
+        {
+            "id": n.id,
+            "v": n.version_id,
+            "e": scoped(namespace, n.claim.subject),
+            "subject": n.claim.subject,
+            "slot": n.claim.slot,
+            "value": n.claim.value,
+            "value_keys": " ".join(n.claim.keys),
+            "positive": n.claim.positive,
+            "one_value": n.claim.single,
+            "claim_mode": n.claim.mode,
+            "context_keys": " ".join(n.claim.context),
+            "rule": n.claim.rule,
+        }
+        for b in batches
+        for n in b.claims
+    ]
+
+
+def claim_key_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The lookup keys of some batches' claims, a row per key and claim."""
+    return [
+        {"k": scoped(namespace, key), "c": n.id}
+        for b in batches
+        for n in b.claims
+        for key in dict.fromkeys(n.lookups)
+    ]
+
+
+def entity_rows(namespace: str, batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The subject entities of some batches' claims, one row each."""
+    rows: dict[str, dict[str, Any]] = {}
+    for b in batches:
+        for n in b.claims:
+            key = n.claim.subject
+            rows.setdefault(
+                key,
+                {
+                    "id": scoped(namespace, key),
+                    "key": key,
+                    "name": n.entity_name,
+                    "kind": n.entity_kind,
+                },
+            )
+    return list(rows.values())
+
+
+def link_rows(batches: Sequence[WriteBatch]) -> list[dict[str, Any]]:
+    """The SUPERSEDES links of some batches, each with its batch's time."""
+    return [
+        {
+            "id": link.fact,
+            "supersedes": link.replaced,
+            "reason": link.reason,
+            "confidence": float(link.confidence),
+            "at": b.at,
+        }
+        for b in batches
+        for link in b.links
+    ]

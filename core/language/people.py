@@ -18,7 +18,16 @@ from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["is_name", "mentioned", "name_at", "named_subject", "subject_of", "zh_subject"]
+__all__ = [
+    "is_name",
+    "mentioned",
+    "name_at",
+    "named_subject",
+    "names_person",
+    "share_a_name",
+    "subject_of",
+    "zh_subject",
+]
 
 _NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
 _NAME_TAGS = frozenset({"PROPN", "NOUN", "ADV", "ADJ", "VERB", "X", "INTJ"})
@@ -254,3 +263,36 @@ def _zh_name(text: str) -> str:
     first = words[0].norm
     prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
     return text[: words[0].end] if words[0].tag.startswith("nr") or prefixed else ""
+
+
+def names_person(text: str, subject: str) -> bool:
+    """Whether a text names the person a claim subject key is ("person:terry")."""
+    kind, _, name = subject.partition(":")
+    if kind != "person" or not name:
+        return False
+    if not name.isascii():
+        return name in text
+    return re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text, re.IGNORECASE) is not None
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+
+
+def share_a_name(a: str, b: str) -> bool:
+    """Whether two English statements name one thing by name: a word capitalised inside
+    one of them (not where a sentence starts) stands in the other ("the Harriers", "Dr
+    Patel"); the nearest-fact rule leaves a change to such a thing to the topic rule."""
+
+    def names(text: str) -> set[str]:
+        out = set()
+        for m in _WORD.finditer(text):
+            before = text[: m.start()].rstrip()
+            start = not before or before[-1] in ".!?"
+            if m.group()[0].isupper() and not start and m.group() != "I":
+                out.add(m.group().lower().split("'")[0])
+        return out
+
+    def words(text: str) -> set[str]:
+        return {w.lower().split("'")[0] for w in _WORD.findall(text)}
+
+    return bool(names(a) & words(b) or names(b) & words(a))

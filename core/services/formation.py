@@ -11,7 +11,6 @@ embedder and by keyword)? The writes apply the plan.
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -21,6 +20,7 @@ import attrs
 from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError
 from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.people import names_person, share_a_name
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
@@ -329,7 +329,7 @@ def _nearest(
         theirs = held.get(fact.version_id, ())
         if not _same_subject(st.text, claims, fact.text, theirs, crossing=ending):
             continue
-        if not ending and _shared_name(st.text, fact.text):
+        if not ending and share_a_name(st.text, fact.text):
             return []  # a change to something both name ("the Harriers got a new coach")
         (near,) = floors.rescaled(st.embedding, [cosine], language=st.language, speaker=speaker)
         if near < limit:
@@ -356,41 +356,9 @@ def _same_subject(
         return True
     if not crossing:
         return False
-    return any(_names_person(text, c.subject) for c in theirs) or any(
-        _names_person(their_text, s) for s in mine
+    return any(names_person(text, c.subject) for c in theirs) or any(
+        names_person(their_text, s) for s in mine
     )
-
-
-def _names_person(text: str, subject: str) -> bool:
-    kind, _, name = subject.partition(":")
-    if kind != "person" or not name:
-        return False
-    if not name.isascii():
-        return name in text
-    return re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text, re.IGNORECASE) is not None
-
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
-
-
-def _shared_name(a: str, b: str) -> bool:
-    """Whether two English statements name one thing by name: a word capitalised inside
-    one of them (not where a sentence starts) stands in the other ("the Harriers", "Dr
-    Patel"); the nearest-fact rule leaves a change to such a thing to the topic rule."""
-
-    def names(text: str) -> set[str]:
-        out = set()
-        for m in _WORD.finditer(text):
-            before = text[: m.start()].rstrip()
-            start = not before or before[-1] in ".!?"
-            if m.group()[0].isupper() and not start and m.group() != "I":
-                out.add(m.group().lower().split("'")[0])
-        return out
-
-    def words(text: str) -> set[str]:
-        return {w.lower().split("'")[0] for w in _WORD.findall(text)}
-
-    return bool(names(a) & words(b) or names(b) & words(a))
 
 
 def _confidence(claim: Claim) -> float:

@@ -151,7 +151,7 @@ MARK_ALL_CITED = (
 )
 CITED = "MATCH (f:Fact {id: $id}) WHERE f.cited RETURN f.id"
 EXISTING_CLAIM_KEYS = "UNWIND $ids AS i MATCH (k:ClaimKey {id: i}) RETURN k.id"
-CREATE_CLAIM_KEYS = "UNWIND $ids AS i CREATE (:ClaimKey {id: i, namespace: $ns})"
+CREATE_CLAIM_KEYS = "UNWIND $rows AS r CREATE (:ClaimKey {id: r.id, namespace: $ns})"
 LINK_CLAIM_KEYS = (
     "UNWIND $rows AS r MATCH (k:ClaimKey {id: r.k}) WITH k, r MATCH (c:Claim {id: r.c})"
     " CREATE (k)-[:KEYS]->(c)"

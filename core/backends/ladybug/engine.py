@@ -19,14 +19,9 @@ from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import (
     CypherBackend,
     Run,
-    abstract_rows,
-    claim_key_rows,
-    claim_rows,
-    entity_rows,
     fix_dim,
     formation_writes,
     inferred_rows,
-    link_rows,
 )
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug import erase
@@ -38,13 +33,19 @@ from bitemporal_core.backends.ladybug.opening import (
     release_path,
 )
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
+from bitemporal_core.backends.ladybug.writes import (
+    write_abstracts,
+    write_claims,
+    write_messages,
+    write_terms,
+)
 from bitemporal_core.backends.merge import (
     batch_dim,
     check_closes,
     check_dim,
     concept_rows,
+    link_rows,
     mention_rows,
-    message_row,
     no_nulls,
     plan,
     relate_rows,
@@ -220,13 +221,11 @@ class LadybugBackend(CypherBackend):
         self._write_versions(ns, steps)
         self._close_versions(steps)
         concepts, related = self._write_concepts(ns, steps)
-        self._write_terms(ns, batches)
+        write_terms(self._run, ns, batches)
         self._write_summaries(ns, batches)
-        msg_seq = self._write_messages(ns, steps, int(msg_seq))
-        if links := abstract_rows(batches):
-            self._run(self._s.WRITE_ABSTRACTS, {"rows": links})
-            self._from_ids(self._run, q.MARK_CITED, [r["b"] for r in links])
-        self._write_claims(ns, batches)
+        msg_seq = write_messages(self._run, ns, steps, int(msg_seq))
+        write_abstracts(self._run, batches)
+        write_claims(self._run, ns, batches)
         formation_writes(self._run, q.SHARED, ns, batches)
         last = max(to_utc(last_tx), results[-1].at)
         params = {
@@ -239,27 +238,6 @@ class LadybugBackend(CypherBackend):
         }
         self._run(self._s.UPDATE_NAMESPACE, params)
         return results, last, concepts, related
-
-    def _write_claims(self, ns: str, batches: Sequence[WriteBatch]) -> None:
-        """Claims of new versions and the entities they are about (created when new)."""
-        claims = claim_rows(ns, batches)
-        if not claims:
-            return
-        entities = entity_rows(ns, batches)
-        ids = [e["id"] for e in entities]
-        existing = {r[0] for r in self._run(q.EXISTING_ENTITIES, {"ids": ids})}
-        new = [e for e in entities if e["id"] not in existing]
-        if new:
-            self._run(q.CREATE_ENTITIES, {"rows": new, "ns": ns})
-        self._run(q.WRITE_CLAIMS, {"rows": claims, "ns": ns})
-        keyed = claim_key_rows(ns, batches)
-        if keyed:
-            ids = list(dict.fromkeys(r["k"] for r in keyed))
-            existing = {r[0] for r in self._run(q.EXISTING_CLAIM_KEYS, {"ids": ids})}
-            new_keys = [i for i in ids if i not in existing]
-            if new_keys:
-                self._run(q.CREATE_CLAIM_KEYS, {"ids": new_keys, "ns": ns})
-            self._run(q.LINK_CLAIM_KEYS, {"rows": keyed})
 
     def _close_versions(self, steps: list[tuple[WriteBatch, WriteResult]]) -> None:
         rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
@@ -349,53 +327,6 @@ class LadybugBackend(CypherBackend):
                 params = {"eot": END_OF_TIME, "at": b.at}
                 self._from_ids(self._run, self._s.CLOSE_SUMMARIES, ids, params)
                 self._run(c.WRITE_SUMMARIES, {"rows": rows, "ns": ns, "eot": END_OF_TIME})
-
-    def _write_terms(self, ns: str, batches: Sequence[WriteBatch]) -> None:
-        rows = [
-            {"v": v.version_id, "t": scoped(ns, stem), "stem": stem, "tf": tf}
-            for b in batches
-            for v in b.versions
-            for stem, tf in v.terms
-        ]
-        if not rows:
-            return
-        stems = {r["t"]: r["stem"] for r in rows}
-        existing = {r[0] for r in self._run(q.EXISTING_TERMS, {"ids": list(stems)})}
-        new = [{"t": t, "stem": s} for t, s in stems.items() if t not in existing]
-        if new:
-            self._run(q.CREATE_TERMS, {"rows": new, "ns": ns})
-        self._run(self._s.LINK_TERMS, {"rows": rows})
-
-    def _write_messages(
-        self, ns: str, steps: list[tuple[WriteBatch, WriteResult]], seq: int
-    ) -> int:
-        """Store new messages (in order) and link every version to the message it came from."""
-        by_message: dict[str, list[str]] = {}
-        for b, _ in steps:
-            for v in b.versions:
-                if v.source is not None:
-                    by_message.setdefault(v.source, []).append(v.version_id)
-        ids = [scoped(ns, m.id) for b, _ in steps for m in b.messages]
-        existing = {r[0] for r in self._run(q.EXISTING_MESSAGES, {"ids": ids})} if ids else set()
-        rows: list[dict[str, Any]] = []
-        seen: set[str] = set()
-        for b, _ in steps:
-            for m in b.messages:
-                if scoped(ns, m.id) in existing or m.id in seen:
-                    continue  # a message is stored once; its versions are linked below
-                seen.add(m.id)
-                seq += 1
-                row = no_nulls(message_row(scoped(ns, m.id), m, seq, b.at), "session", "role")
-                rows.append({**row, "versions": by_message.pop(m.id, [])})
-        if rows:
-            self._run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
-        # Versions whose message an earlier call stored (new versions of an old statement).
-        links = [
-            {"v": vid, "m": scoped(ns, mid)} for mid, vids in by_message.items() for vid in vids
-        ]
-        if links:
-            self._run(self._s.LINK_MESSAGES, {"rows": links})
-        return seq
 
     # --- what the shared half needs ------------------------------------------------------
     def _citable(self, run: Run, fact_ids: Sequence[str]) -> list[str]:

@@ -10,17 +10,17 @@ from typing import Any
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import (
     Rows,
-    abstract_rows,
-    claim_key_rows,
-    claim_rows,
-    entity_rows,
     fix_dim,
     formation_writes,
-    link_rows,
 )
 from bitemporal_core.backends.merge import (
+    abstract_rows,
     check_closes,
+    claim_key_rows,
+    claim_rows,
     concept_rows,
+    entity_rows,
+    link_rows,
     mention_rows,
     message_row,
     plan,
