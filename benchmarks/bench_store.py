@@ -122,7 +122,8 @@ def build(args: argparse.Namespace) -> None:
         shift = timedelta(days=0) if namespace == BIG else timedelta(days=900)
         batch = items(part, rng, shift)
         for i in range(0, len(batch), CALL_ITEMS):
-            out = store.remember_many(batch[i : i + CALL_ITEMS], namespace=namespace, chunk=500)
+            part_items = batch[i : i + CALL_ITEMS]
+            out = store.remember_many(part_items, namespace=namespace, chunk=500, parallel=True)
             facts += sum(len(f) for f in out)
             msgs += len(out)
             elapsed = time.monotonic() - t0

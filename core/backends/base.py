@@ -41,6 +41,7 @@ __all__ = [
 R = TypeVar("R")
 Rows = list[list[Any]]
 Run = Callable[[str, dict[str, Any]], Rows]
+_FILED = 5_000  # claim key rows per statement when an older namespace's claims are filed
 
 
 def fix_dim(run: Run, namespace: str, dim: int | None) -> None:
@@ -276,6 +277,37 @@ class CypherBackend:
             return self._current_claims(run, self._s.KEYED_CLAIMS, ids, at) if ids else []
 
         return self._in_read(work)
+
+    def unkeyed_claims(self, namespace: str) -> list[tuple[str, Claim]] | None:
+        def work(run: Run) -> list[tuple[str, Claim]] | None:
+            keyed = run(c.CLAIM_KEYED, {"ns": namespace})
+            if not keyed or keyed[0][0] is True:
+                return None
+            return [(r[0], _claim(r[1:])) for r in run(self._s.NAMESPACE_CLAIMS, {"ns": namespace})]
+
+        return self._in_read(work)
+
+    def file_claims(self, namespace: str, keys: Mapping[str, Sequence[str]]) -> None:
+        self._writable()
+        rows = [
+            {"k": scoped(namespace, k), "c": claim}
+            for claim, held in keys.items()
+            for k in dict.fromkeys(held)
+        ]
+
+        def work(run: Run) -> None:
+            keyed = run(c.CLAIM_KEYED, {"ns": namespace})
+            if not keyed or keyed[0][0] is True:
+                return  # filed by another call meanwhile, or forgotten
+            for start in range(0, len(rows), _FILED):
+                self._file_claim_keys(run, namespace, rows[start : start + _FILED])
+            run(c.SET_CLAIM_KEYED, {"ns": namespace})
+
+        self._in_write(work)
+
+    def _file_claim_keys(self, run: Run, namespace: str, rows: list[dict[str, Any]]) -> None:
+        """Create the lookup keys of rows `{k: key id, c: claim id}` and link them."""
+        raise NotImplementedError
 
     def _current_claims(
         self, run: Run, statement: str, ids: list[str], at: datetime

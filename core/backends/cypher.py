@@ -29,6 +29,7 @@ __all__ = [
     "RECALLABLE",
     "RECENT",
     "RECORD_USE",
+    "SET_CLAIM_KEYED",
     "SET_EMBEDDINGS",
     "SET_RECENT",
     "UNCOUNT_VERSIONS",
@@ -87,6 +88,7 @@ UNDO_FACT_LINKS = (
 SET_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = $recent"
 # Whether the namespace's claims are stored under lookup keys (set when it is created).
 CLAIM_KEYED = "MATCH (n:Namespace {name: $ns}) RETURN n.claim_keys"
+SET_CLAIM_KEYED = "MATCH (n:Namespace {name: $ns}) SET n.claim_keys = true"
 RECENT = "MATCH (n:Namespace {name: $ns}) RETURN n.recent"
 CLEAR_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = NULL"
 CONCEPTS_OF_NAMESPACE = (
@@ -226,6 +228,8 @@ class Statements:
         # The claims stored under some lookup keys (`services.claims.held_keys`).
         self.KEYED_CLAIMS = each + "MATCH (k:ClaimKey {id: " + i + "})-[:KEYS]->(c:Claim)"
         self.KEYED_CLAIMS += " RETURN c.version, " + claim
+        # Every claim of a namespace, to file those of an older namespace under keys once.
+        self.NAMESPACE_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns RETURN c.id, " + claim
         self.CURRENT_VERSIONS = "UNWIND $ids AS id MATCH (v:Version {id: id})"
         self.CURRENT_VERSIONS += " WHERE v.superseded_at = $eot AND v.valid_to > $at"
         self.CURRENT_VERSIONS += " RETURN " + self.V

@@ -378,8 +378,8 @@ class Erasure(Protocol):
 
 
 class Upkeep(Protocol):
-    """The memory lifecycle's operational metadata, never part of what a basis sees: use
-    counts, archiving, abstraction links and inferred relationships."""
+    """Operational metadata, never part of what a basis sees: use counts, archiving,
+    abstraction links, inferred relationships, and the lookup keys of older claims."""
 
     def record_use(self, namespace: str, counts: Mapping[str, int], at: datetime) -> None:
         """Add uses (recalled or injected) to lineages, last used at `at`."""
@@ -408,6 +408,16 @@ class Upkeep(Protocol):
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         """Add or refresh inferred relationships (one current per src, dst and type: a
         refresh closes the one before at `at`, so a read as known earlier still sees it)."""
+        ...
+
+    def unkeyed_claims(self, namespace: str) -> list[tuple[str, Claim]] | None:
+        """Every claim of a namespace written before claims had lookup keys, by claim id;
+        None once its claims are filed under keys (or it holds nothing)."""
+        ...
+
+    def file_claims(self, namespace: str, keys: Mapping[str, Sequence[str]]) -> None:
+        """File these claims (by id) under their lookup keys and mark the namespace's claims
+        keyed, in one transaction (nothing if another call filed them first)."""
         ...
 
 

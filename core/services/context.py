@@ -81,5 +81,5 @@ class Services:
 
     @property
     def upkeep(self) -> Upkeep:
-        """Lifecycle metadata: uses, archiving, abstraction links, inferred edges."""
+        """Operational metadata: uses, archiving, abstraction links, inferred edges, claim keys."""
         return self.backend

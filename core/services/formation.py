@@ -18,7 +18,7 @@ from datetime import datetime
 import attrs
 
 from bitemporal_core.backends.port import NewClaim, RecallScope
-from bitemporal_core.errors import BackendError
+from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.people import names_person, share_a_name
 from bitemporal_core.language.topics import TOPIC, ends_subject
@@ -103,13 +103,16 @@ class Book:
     def ensure(self, ctx: Services, namespace: str, claims: Sequence[Claim], at: datetime) -> None:
         """Read what these claims may retire and was not read yet: the held claims under
         their lookup keys (`claims.wanted_keys`, one engine read), so the read is bounded by
-        what it finds, not by all that was said of the subject; in a namespace written before
-        claims had keys, everything held about their subjects."""
+        what it finds, not by all that was said of the subject. A namespace written before
+        claims had keys has its claims filed under keys first (once); on a read-only store,
+        everything held about their subjects is read instead."""
         if not self.unkeyed:
             keys = [k for c in claims for k in wanted_keys(c) if k not in self.loaded]
             if not keys:
                 return
             rows = ctx.facts.keyed_claims(namespace, list(dict.fromkeys(keys)), at)
+            if rows is None and _filed(ctx, namespace):
+                rows = ctx.facts.keyed_claims(namespace, list(dict.fromkeys(keys)), at)
             if rows is not None:
                 self.load(rows)
                 self.loaded.update(keys)
@@ -148,6 +151,19 @@ class Book:
         for claim in claims:
             self.held.add((fact_id, claim))
             self.claims.setdefault(claim.subject, []).append((fact_id, claim))
+
+
+def _filed(ctx: Services, namespace: str) -> bool:
+    """File the claims of a namespace written before claims had keys under their keys
+    (`claims.held_keys`), once; False when it cannot be (a read-only store)."""
+    try:
+        found = ctx.upkeep.unkeyed_claims(namespace)
+        if found is not None:
+            ctx.upkeep.file_claims(namespace, {i: held_keys(claim) for i, claim in found})
+            _log.info("filed %d claims of namespace %r under lookup keys", len(found), namespace)
+    except ReadOnlyStore:
+        return False
+    return True
 
 
 def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) -> Mentions:

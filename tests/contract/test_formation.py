@@ -306,15 +306,27 @@ def test_a_store_clock_replays_a_conversation(store: MemoryStore) -> None:
         MemoryStore(store.backend, clock="now", owns_backend=False)  # type: ignore[arg-type]
 
 
-def test_a_namespace_written_before_claims_had_keys_reads_its_subjects(store: MemoryStore) -> None:
+def test_a_namespace_written_before_claims_had_keys_files_them_once(store: MemoryStore) -> None:
     """Claims are found by lookup keys in namespaces created since; an older namespace (no
-    `claim_keys` mark, no keys) still has its updates found, by reading its subjects."""
-    say(store, "old", "I live in Lyon.", "I like jazz.")
+    `claim_keys` mark, no keys) has its claims filed under keys by its first write that may
+    retire something, which finds its updates; later writes read by key only."""
+    say(store, "old", "I live in Lyon.", "I like jazz.", "I drive a Golf.")
     inner = getattr(store.backend, "inner", store.backend)
     inner._write("MATCH (n:Namespace {name: 'old'}) SET n.claim_keys = NULL", {})
     inner._write("MATCH (k:ClaimKey) DETACH DELETE k", {})
+    assert store.backend.unkeyed_claims("old") is not None
     store.remember("I moved to Berlin.", namespace="old", at=day(5))
-    assert texts(store, "old") == {"I like jazz.", "I moved to Berlin."}
+    assert texts(store, "old") == {"I like jazz.", "I drive a Golf.", "I moved to Berlin."}
+    assert store.backend.unkeyed_claims("old") is None
+    assert inner._read("MATCH (k:ClaimKey) RETURN count(k)", {})[0][0] > 0
+    by_subject = store.backend.claims
+    store.backend.claims = lambda *a: pytest.fail("read by subject")  # type: ignore[method-assign]
+    try:
+        store.remember("I sold my car and drive a Tesla now.", namespace="old", at=day(6))
+    finally:
+        store.backend.claims = by_subject  # type: ignore[method-assign]
+    tesla = "I sold my car and drive a Tesla now."
+    assert texts(store, "old") == {"I like jazz.", "I moved to Berlin.", tesla}
     store.remember("I moved to Rome.", namespace="new", at=day(5))
     store.remember("I like jazz.", namespace="new", at=day(6))
     store.remember("I moved to Oslo.", namespace="new", at=day(7))

@@ -78,6 +78,9 @@ def _workload(store: MemoryStore) -> None:
     store.history(second.id)
     store.concepts("n")
     store.namespaces()
+    # A namespace written before claims had keys files them on its first change statement.
+    store.backend._write("MATCH (x:Namespace {name: 'n'}) SET x.claim_keys = NULL", {})
+    store.remember("I moved to Rome.", namespace="n")
     store.delete_messages("n", ids=["m5"])
     store.forget(fact=second.id)
     store.delete_messages("n", session="s1")

@@ -34,6 +34,7 @@ from bitemporal_core.backends.ladybug.opening import (
 )
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.ladybug.writes import (
+    file_claim_keys,
     write_abstracts,
     write_claims,
     write_messages,
@@ -355,6 +356,9 @@ class LadybugBackend(CypherBackend):
         self._index.drop(namespace)  # read again on its next recall
 
     # --- port: recall reads and lifecycle -------------------------------------------------
+
+    def _file_claim_keys(self, run: Run, namespace: str, rows: list[dict[str, Any]]) -> None:
+        file_claim_keys(run, namespace, rows)
 
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)

@@ -20,7 +20,14 @@ from bitemporal_core.backends.merge import (
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
 
-__all__ = ["create_new", "write_abstracts", "write_claims", "write_messages", "write_terms"]
+__all__ = [
+    "create_new",
+    "file_claim_keys",
+    "write_abstracts",
+    "write_claims",
+    "write_messages",
+    "write_terms",
+]
 
 
 def create_new(
@@ -100,7 +107,11 @@ def write_claims(run: Run, ns: str, batches: Sequence[WriteBatch]) -> None:
         return
     create_new(run, q.EXISTING_ENTITIES, q.CREATE_ENTITIES, ns, entity_rows(ns, batches))
     run(q.WRITE_CLAIMS, {"rows": claims, "ns": ns})
-    keyed = claim_key_rows(ns, batches)
+    file_claim_keys(run, ns, claim_key_rows(ns, batches))
+
+
+def file_claim_keys(run: Run, ns: str, keyed: Sequence[dict[str, Any]]) -> None:
+    """Lookup keys (created when new) linked to claims: rows `{k: key id, c: claim id}`."""
     if keyed:
         keys = [{"id": k} for k in dict.fromkeys(r["k"] for r in keyed)]
         create_new(run, q.EXISTING_CLAIM_KEYS, q.CREATE_CLAIM_KEYS, ns, keys)

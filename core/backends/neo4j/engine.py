@@ -204,6 +204,9 @@ class Neo4jBackend(CypherBackend):
     def _plain(node: Any) -> dict[str, Any]:
         return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in node.items()}
 
+    def _file_claim_keys(self, run: Run, namespace: str, rows: list[dict[str, Any]]) -> None:
+        run(q.MERGE_CLAIM_KEYS, {"rows": rows, "ns": namespace})
+
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         rows = inferred_rows(namespace, edges)
         return int(self._write(q.WRITE_INFERRED, {"rows": rows, "at": at})[0][0]) if rows else 0

@@ -305,6 +305,16 @@ class SealedBackend:
     def citing_current(self, fact_ids: Sequence[str]) -> list[str]:
         return self.inner.citing_current(fact_ids)
 
+    def unkeyed_claims(self, namespace: str) -> list[tuple[str, Claim]] | None:
+        s = self._seal(namespace)
+        found = self.inner.unkeyed_claims(namespace)
+        return None if found is None else [(i, _open_claim(s, c)) for i, c in found]
+
+    def file_claims(self, namespace: str, keys: Mapping[str, Sequence[str]]) -> None:
+        with self._locked([namespace]):
+            s = self._seal(namespace)
+            self.inner.file_claims(namespace, {i: s.enc_all(held) for i, held in keys.items()})
+
     def write_inferred(self, namespace: str, edges: Sequence[InferredEdge], at: datetime) -> int:
         with self._locked([namespace]):
             s = self._seal(namespace, create=not self.inner.read_only)
