@@ -16,6 +16,7 @@ from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.merge import check_dim
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import WIDTH, fact_from_row, scoped
+from bitemporal_core.backends.tails import TAIL, read_tails
 from bitemporal_core.common.times import END_OF_TIME
 from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.model import (
@@ -420,6 +421,8 @@ class CypherBackend:
             rows = self._read(chosen, params)
         elif limit <= 0:
             rows = []
+        elif session is not None and limit <= TAIL:
+            return self.last_messages(namespace, [session], limit).get(session, [])
         else:  # the last `limit`, read newest first without reading the others
             chosen = self._s.MESSAGES_LAST_ALL if session is None else self._s.MESSAGES_LAST_SESSION
             rows = self._read(chosen, {**params, "limit": limit})[::-1]
@@ -430,11 +433,9 @@ class CypherBackend:
     ) -> dict[str, list[Message]]:
         if not sessions or limit <= 0:
             return {}
-        params = {"ns": namespace, "sessions": list(dict.fromkeys(sessions))}
-        out: dict[str, list[Message]] = {}
-        for r in self._read(self._s.MESSAGES_OF_SESSIONS, params):
-            out.setdefault(r[2], []).append(self._message(r))
-        return {session: held[-limit:] for session, held in out.items()}
+        wanted = list(dict.fromkeys(sessions))
+        tails = self._in_read(lambda run: read_tails(run, self._s, namespace, wanted, limit))
+        return {s: [self._message(r) for r in rows[-limit:]] for s, rows in tails.items() if rows}
 
     def _message(self, r: Sequence[Any]) -> Message:
         at = self._when(r[5])
@@ -469,7 +470,13 @@ class CypherBackend:
             rows = self._write(c.DELETE_MESSAGES_BY_ID, {"ids": scoped_ids})
         else:
             params = {"ns": namespace, "session": session}
-            rows = self._write(self._s.DELETE_SESSION_MESSAGES, params)
+
+            def work(run: Run) -> Rows:
+                if session is not None:
+                    run(c.FORGET_TAIL, {"id": scoped(namespace, session)})
+                return run(self._s.DELETE_SESSION_MESSAGES, params)
+
+            rows = self._in_write(work)
         return int(rows[0][0]) if rows else 0
 
     # --- erasure of one lineage -------------------------------------------------------------

@@ -23,18 +23,22 @@ __all__ = [
     "FORGET_CLAIMS",
     "FORGET_FACT",
     "FORGET_NS_NODE",
+    "FORGET_TAIL",
     "FORGET_VERSIONS",
     "LIST_NAMESPACES",
     "READ_NAMESPACE",
     "RECALLABLE",
     "RECENT",
     "RECORD_USE",
+    "SESSION_TAIL",
     "SET_CLAIM_KEYED",
     "SET_EMBEDDINGS",
     "SET_RECENT",
+    "TAILED",
     "UNCOUNT_VERSIONS",
     "UNDO_FACT_LINKS",
     "UNDO_LINKS",
+    "UPDATE_TAILS",
     "VISIBLE",
     "WRITE_SUMMARIES",
     "Dialect",
@@ -89,6 +93,17 @@ SET_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = $recent"
 # Whether the namespace's claims are stored under lookup keys (set when it is created).
 CLAIM_KEYED = "MATCH (n:Namespace {name: $ns}) RETURN n.claim_keys"
 SET_CLAIM_KEYED = "MATCH (n:Namespace {name: $ns}) SET n.claim_keys = true"
+# The last two messages of each session, kept on a `SessionTail` node (by primary key), so the
+# message a new one is said after is found without reading the namespace's messages; set when
+# the namespace is created (`session_tails`), so a session without a tail has no messages.
+TAILED = "MATCH (n:Namespace {name: $ns}) RETURN n.session_tails"
+SESSION_TAIL = "MATCH (s:SessionTail {id: $id}) RETURN s.last, s.prev"
+UPDATE_TAILS = (
+    "UNWIND $rows AS r MATCH (s:SessionTail {id: r.id}) WHERE s.last_seq < r.seq"
+    " SET s.prev = CASE WHEN r.prev = '' THEN s.last ELSE r.prev END, s.last = r.last,"
+    " s.last_seq = r.seq"
+)
+FORGET_TAIL = "MATCH (s:SessionTail {id: $id}) DELETE s"
 RECENT = "MATCH (n:Namespace {name: $ns}) RETURN n.recent"
 CLEAR_RECENT = "MATCH (n:Namespace {name: $ns}) SET n.recent = NULL"
 CONCEPTS_OF_NAMESPACE = (
@@ -213,7 +228,7 @@ class Statements:
         self._links(link)
         self._claims(dialect)
         labels = ["Namespace", "Fact", "Version", "Concept", "Term", "Message", "Summary"]
-        labels += ["Claim", "Entity", "ClaimKey"]
+        labels += ["Claim", "Entity", "ClaimKey", "SessionTail"]
         self.RAW_SCAN = {x: "MATCH (n:" + x + ") RETURN " + dialect.node for x in labels}
 
     def _claims(self, dialect: Dialect) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -185,3 +186,61 @@ def test_bulk_import_follows_the_message_before_from_the_log(
     fresh.remember_many(items, namespace="c")
     hits = fresh.recall("How long did the half marathon take?", namespace="c", k=5)
     assert sorted(h.fact.source for h in hits) == ["a0", "a1"]
+
+
+def _broken_log(monkeypatch: pytest.MonkeyPatch, store: MemoryStore) -> None:
+    """From now on, a read of sessions' messages from the message log fails."""
+    inner: Any = getattr(store.backend, "inner", store.backend)
+    statements = copy.copy(inner._s)
+    statements.MESSAGES_OF_SESSIONS = "RETURN no_such_function(1)"
+    statements.MESSAGES_LAST_SESSION = "RETURN no_such_function(1)"
+    monkeypatch.setattr(inner, "_s", statements)
+
+
+def test_a_session_is_read_from_its_tail_not_the_log(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last two messages of a session (what a new message follows) are kept on its tail
+    and read by primary key, not from the namespace's message log (a scan on LadybugDB);
+    a session without messages is known empty; deletions are read right."""
+    for i in range(3):
+        store.add_message(f"a{i}", namespace="t", id=f"a{i}", session="s1", at=T0)
+    order = ["s2", "s1", "s2", "s3", "s2", None]
+    items = [{"text": f"b{i}", "id": f"b{i}", "session": s} for i, s in enumerate(order)]
+    store.remember_many(items, namespace="t", chunk=2)
+    log = store.backend.messages("t", None, None)
+
+    def last(session: str, n: int = 2) -> list[str]:
+        return [m.id for m in log if m.session == session][-n:]
+
+    with monkeypatch.context() as patched:
+        _broken_log(patched, store)
+        found = store.backend.last_messages("t", ["s1", "s2", "s3", "s9"], 2)
+        assert {s: [m.id for m in held] for s, held in found.items()} == {
+            "s1": last("s1"),
+            "s2": last("s2"),
+            "s3": last("s3"),
+        }
+        assert [m.id for m in store.backend.messages("t", "s2", 1)] == last("s2", 1)
+        assert store.backend.messages("t", "s9", 2) == []
+    store.delete_messages("t", ids=[last("s2")[-1]])
+    assert [m.id for m in store.backend.messages("t", "s2", 2)] == ["b0", "b2"]
+    store.delete_messages("t", session="s1")
+    assert store.backend.last_messages("t", ["s1"], 2) == {}
+    store.add_message("again", namespace="t", id="c0", session="s1")
+    with monkeypatch.context() as patched:
+        _broken_log(patched, store)
+        assert [m.id for m in store.backend.messages("t", "s1", 2)] == ["c0"]
+
+
+def test_a_namespace_written_before_session_tails_reads_the_log(store: MemoryStore) -> None:
+    """A namespace created before sessions had tails has none: its sessions' last messages
+    come from the message log."""
+    store.add_message("a", namespace="old", id="a", session="s1")
+    inner: Any = getattr(store.backend, "inner", store.backend)
+    inner._write("MATCH (n:Namespace {name: 'old'}) SET n.session_tails = NULL", {})
+    inner._write("MATCH (s:SessionTail) DELETE s", {})
+    store.add_message("b", namespace="old", id="b", session="s1")
+    store.add_message("c", namespace="old", id="c", session="s2")
+    held = store.backend.last_messages("old", ["s1", "s2"], 2)
+    assert {s: [m.id for m in ms] for s, ms in held.items()} == {"s1": ["a", "b"], "s2": ["c"]}

@@ -78,6 +78,10 @@ SCHEMA = (
     "CREATE NODE TABLE IF NOT EXISTS ClaimKey(id STRING PRIMARY KEY, namespace STRING)",
     "CREATE REL TABLE IF NOT EXISTS KEYS(FROM ClaimKey TO Claim)",
     "ALTER TABLE Namespace ADD IF NOT EXISTS claim_keys BOOLEAN",
+    # each session's last two messages, in namespaces created since (`backends.cypher.TAILED`)
+    "CREATE NODE TABLE IF NOT EXISTS SessionTail(id STRING PRIMARY KEY, namespace STRING,"
+    " last STRING, prev STRING, last_seq INT64)",
+    "ALTER TABLE Namespace ADD IF NOT EXISTS session_tails BOOLEAN",
 )
 
 BEGIN = "BEGIN TRANSACTION"
@@ -92,8 +96,8 @@ SHARED = Statements(Dialect(one_start=True))
 READ_CLOCK = "MATCH (n:Namespace {name: $ns}) RETURN n.last_tx, n.t_index"
 MERGE_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
-    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true"
-    " RETURN n.last_tx, n.t_index, n.msg_seq"
+    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true,"
+    " n.session_tails = true RETURN n.last_tx, n.t_index, n.msg_seq"
 )
 
 # --- writes ----------------------------------------------------------------------------------
@@ -126,6 +130,11 @@ TOUCH_CONCEPTS = "UNWIND $rows AS r MATCH (c:Concept {id: r.c}) SET c.t_index = 
 EXISTING_TERMS = "UNWIND $ids AS i MATCH (t:Term {id: i}) RETURN t.id"
 CREATE_TERMS = "UNWIND $rows AS r CREATE (:Term {id: r.t, namespace: $ns, stem: r.stem})"
 EXISTING_MESSAGES = "UNWIND $ids AS i MATCH (m:Message {id: i}) RETURN m.id"
+EXISTING_TAILS = "UNWIND $ids AS i MATCH (s:SessionTail {id: i}) RETURN s.id"
+CREATE_TAILS = (
+    "UNWIND $rows AS r CREATE (:SessionTail {id: r.id, namespace: $ns, last: '', prev: '',"
+    " last_seq: -1})"
+)
 WRITE_MESSAGES = (
     "UNWIND $rows AS r CREATE (m:Message {id: r.id, msg_id: r.msg_id, namespace: $ns,"
     " session: nullif(r.session, ''), role: nullif(r.role, ''), text: r.text, at: r.at,"
@@ -220,6 +229,7 @@ FORGET_NS_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns DETACH DELETE s
 FORGET_NS_CLAIMS = "MATCH (c:Claim) WHERE c.namespace = $ns DETACH DELETE c RETURN count(*)"
 FORGET_NS_ENTITIES = "MATCH (e:Entity) WHERE e.namespace = $ns DETACH DELETE e RETURN count(*)"
 FORGET_NS_CLAIM_KEYS = "MATCH (k:ClaimKey) WHERE k.namespace = $ns DETACH DELETE k RETURN count(*)"
+FORGET_NS_TAILS = "MATCH (s:SessionTail) WHERE s.namespace = $ns DELETE s RETURN count(*)"
 
 # The rewrite of a file after a deletion (`erase`). The parser takes the folder only as a
 # string literal, not a $parameter: `erase` fills in a path it checked to hold no quote.
@@ -263,6 +273,7 @@ NAMESPACE_SCANS = frozenset(
         FORGET_NS_CLAIMS,
         FORGET_NS_ENTITIES,
         FORGET_NS_CLAIM_KEYS,
+        FORGET_NS_TAILS,
         SHARED.NAMESPACE_CLAIMS,
         SHARED.SNAPSHOT,
         SHARED.VERSIONS_ALL,

@@ -495,6 +495,7 @@ class LadybugBackend(CypherBackend):
                 q.FORGET_NS_CLAIMS,
                 q.FORGET_NS_ENTITIES,
                 q.FORGET_NS_CLAIM_KEYS,
+                q.FORGET_NS_TAILS,
                 c.FORGET_NS_NODE,
             ):
                 rows = self._run(statement, {"ns": namespace})

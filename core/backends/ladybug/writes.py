@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import Run
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.merge import (
@@ -19,6 +20,7 @@ from bitemporal_core.backends.merge import (
 )
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
+from bitemporal_core.backends.tails import tail_rows
 
 __all__ = [
     "create_new",
@@ -82,6 +84,10 @@ def write_messages(
             rows.append({**row, "versions": by_message.pop(m.id, [])})
     if rows:
         run(q.WRITE_MESSAGES, {"rows": rows, "ns": ns})
+        tails = tail_rows(ns, rows)
+        create_new(run, q.EXISTING_TAILS, q.CREATE_TAILS, ns, tails)
+        if tails:
+            run(c.UPDATE_TAILS, {"rows": tails})
     # Versions whose message an earlier call stored (new versions of an old statement).
     links = [{"v": vid, "m": scoped(ns, mid)} for mid, vids in by_message.items() for vid in vids]
     if links:

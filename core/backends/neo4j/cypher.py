@@ -24,6 +24,7 @@ CONSTRAINTS = (
     "CREATE CONSTRAINT bt_entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE",
     "CREATE CONSTRAINT bt_claimkey_id IF NOT EXISTS FOR (k:ClaimKey) REQUIRE k.id IS UNIQUE",
     "CREATE CONSTRAINT bt_claim_id IF NOT EXISTS FOR (c:Claim) REQUIRE c.id IS UNIQUE",
+    "CREATE CONSTRAINT bt_tail_id IF NOT EXISTS FOR (s:SessionTail) REQUIRE s.id IS UNIQUE",
 )
 INDEXES = (
     "CREATE INDEX bt_version_ns_valid IF NOT EXISTS FOR (v:Version) ON (v.namespace, v.valid_from)",
@@ -38,6 +39,7 @@ INDEXES = (
     "CREATE INDEX bt_claim_ns IF NOT EXISTS FOR (c:Claim) ON (c.namespace)",
     "CREATE INDEX bt_entity_ns IF NOT EXISTS FOR (e:Entity) ON (e.namespace)",
     "CREATE INDEX bt_claimkey_ns IF NOT EXISTS FOR (k:ClaimKey) ON (k.namespace)",
+    "CREATE INDEX bt_tail_ns IF NOT EXISTS FOR (s:SessionTail) ON (s.namespace)",
     "CREATE FULLTEXT INDEX bt_version_text IF NOT EXISTS FOR (v:Version) ON EACH [v.text]",
     # forgetting a namespace deletes its summaries in batches (a label scan without it)
     "CREATE INDEX bt_summary_ns IF NOT EXISTS FOR (s:Summary) ON (s.namespace)",
@@ -112,8 +114,8 @@ CLOCK = (
 # and the writer merges again (a fresh namespace).
 LOCK_NAMESPACE = (
     "MERGE (n:Namespace {name: $ns}) ON CREATE SET n.last_tx = $zero, n.t_index = 0,"
-    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true"
-    " SET n._lock = true"
+    " n.msg_seq = 0, n.n_versions = 0, n.total_length = 0, n.claim_keys = true,"
+    " n.session_tails = true SET n._lock = true"
     " RETURN coalesce(n.last_tx, $zero), coalesce(n.t_index, 0), coalesce(n.msg_seq, 0),"
     " n.t_index IS NULL"
 )
@@ -159,6 +161,10 @@ MERGE_CLAIM_KEYS = (
 )
 MERGE_TERMS = (
     "UNWIND $rows AS r MERGE (t:Term {id: r.id}) ON CREATE SET t.namespace = $ns, t.stem = r.stem"
+)
+MERGE_TAILS = (
+    "UNWIND $rows AS r MERGE (s:SessionTail {id: r.id}) ON CREATE SET s.namespace = $ns,"
+    " s.last = '', s.prev = '', s.last_seq = -1"
 )
 MERGE_MESSAGES = (
     "UNWIND $rows AS r MERGE (m:Message {id: r.id}) ON CREATE SET m.msg_id = r.msg_id,"
@@ -264,6 +270,7 @@ FORGET_NS_BATCHES = (
     "MATCH (e:Entity) WHERE e.namespace = $ns WITH e LIMIT $batch DETACH DELETE e RETURN count(*)",
     "MATCH (k:ClaimKey) WHERE k.namespace = $ns WITH k LIMIT $batch DETACH DELETE k"
     " RETURN count(*)",
+    "MATCH (s:SessionTail) WHERE s.namespace = $ns WITH s LIMIT $batch DELETE s RETURN count(*)",
 )
 LOCK_EXISTING_NAMESPACE = "MATCH (n:Namespace {name: $ns}) SET n._lock = true RETURN n.name"
 

@@ -31,6 +31,7 @@ from bitemporal_core.backends.merge import (
 from bitemporal_core.backends.neo4j import cypher as q
 from bitemporal_core.backends.port import WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
+from bitemporal_core.backends.tails import tail_rows
 from bitemporal_core.common.times import END_OF_TIME, EPOCH, to_utc
 from bitemporal_core.errors import BackendError, NotCurrent
 from bitemporal_core.model import Concept
@@ -154,6 +155,9 @@ def _write_messages(tx: Any, ns: str, steps: Steps, seq: int) -> int:
             rows.append(message_row(scoped(ns, m.id), m, seq, b.at))
     if rows:
         _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": ns})
+    if tails := tail_rows(ns, rows):
+        _run(tx, q.MERGE_TAILS, {"rows": tails, "ns": ns})
+        _run(tx, c.UPDATE_TAILS, {"rows": tails})
     return seq
 
 
