@@ -11,7 +11,7 @@ rest of the facts are tenants `t0001`, `t0002`... each a replay of 2,000 stream 
 users' data in the same file). Every message carries a message id as adapters send one
 ("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
-(p50/p95, in a fresh namespace and in `big`), recall p50/p95 in `big` and in one tenant, the
+(p50/p95, in a fresh namespace, in `big`, and on an empty store), recall p50/p95 in `big` and in one tenant, the
 first recall of a fresh process (`first-recall`, run as a child; also opened with
 `preload=True` and recalled 5 s later), peak RSS, disk, the load.
 `--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
@@ -28,6 +28,7 @@ import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from datetime import timedelta
@@ -188,6 +189,8 @@ def child_first_recall(
 
 
 def measure(args: argparse.Namespace) -> None:
+    from bitemporal_core import MemoryStore
+
     _, heldout = load_data()
     queries = pick_queries(heldout, args.queries)
     texts = [m["text"] for m in heldout[len(queries) :]]
@@ -218,6 +221,13 @@ def measure(args: argparse.Namespace) -> None:
     store.forget(namespace=fresh)
     row["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     store.close()
+    if args.engine == "ladybug":  # the same calls on an empty store, in this run
+        with tempfile.TemporaryDirectory() as tmp:
+            empty = MemoryStore.embedded(str(Path(tmp) / "empty.lbdb"), embedder=embedder)
+            for words in WORDS:
+                said = cut(texts[words * 50 :], words, args.calls + 5)
+                row[f"single_{words}w_empty_store"] = single(empty, fresh, said, rng)
+            empty.close()
     if args.engine == "ladybug":
         row["disk_mb"] = size_mb(Path(args.store))
     row["load_end"] = load()
