@@ -62,7 +62,8 @@ bench: install
 
 # The scale rows of issue 17 on kept stores (hours at 1M facts; re-runs skip what a store holds):
 # recall and first recall of one 100k namespace, the multi-tenant store's single remember,
-# recall, first recall, bulk rate, RSS and disk, and Neo4j keyword search (needs NEO4J_URI).
+# recall, first recall, bulk rate, RSS and disk, a new session's remember on it, and Neo4j's
+# keyword search and multi-tenant store (needs NEO4J_URI).
 SCALE_DIR ?= /tmp/bitemporal-scale
 SCALE_MSGS ?= 108000
 SCALE_FACTS ?= 1000000
@@ -73,7 +74,10 @@ bench-scale: install
 	$(PY) benchmarks/bench_store.py first-recall --store $(SCALE_DIR)/one.lbdb --namespace big --query "what did you think of the movie last night?" --embedder minilm
 	$(PY) benchmarks/bench_store.py build --facts $(SCALE_FACTS) --store $(SCALE_DIR)/tenants.lbdb
 	$(PY) benchmarks/bench_store.py measure --store $(SCALE_DIR)/tenants.lbdb --out $(SCALE_DIR)/measurements.jsonl
+	$(PY) benchmarks/bench_sessions.py --store $(SCALE_DIR)/tenants.lbdb
 	$(PY) benchmarks/bench_neo4j_keyword.py --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --msgs $(SCALE_MSGS)
+	$(PY) benchmarks/bench_store.py build --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --facts $(SCALE_FACTS) --store neo4j
+	$(PY) benchmarks/bench_store.py measure --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --store neo4j --out $(SCALE_DIR)/measurements.jsonl
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tools/neo4j/target
