@@ -11,9 +11,9 @@ rest of the facts are tenants `t0001`, `t0002`... each a replay of 2,000 stream 
 users' data in the same file). Every message carries a message id as adapters send one
 ("msg-" + 32 hex digits, seeded). `measure` prints one JSON line and appends it to `--out`:
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
-(p50/p95, in a fresh namespace, in `big`, and on an empty store), recall p50/p95 in `big` and in one tenant, the
-first recall of a fresh process (`first-recall`, run as a child; also opened with
-`preload=True` and recalled 5 s later), peak RSS, disk, the load.
+(p50/p95, in a fresh namespace, in `big`, and on an empty store), recall p50/p95 in `big` and
+in one tenant, the first recall of a fresh process (`first-recall`, run as a child; also
+opened with `preload=True` and recalled 5 s later), peak RSS, disk, the load.
 `--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
 latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.

@@ -10,6 +10,7 @@ from typing import Any
 
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.rows import scoped
+from bitemporal_core.errors import BackendError
 
 __all__ = ["TAIL", "read_tails", "tail_rows"]
 
@@ -45,7 +46,7 @@ def read_tails(
     """The message rows of each session's last messages, oldest first: from the tails
     (`limit` up to `TAIL`, in a namespace that keeps them), else from the log."""
     found: dict[str, _Rows] = {}
-    if limit <= TAIL and (flag := run(c.TAILED, {"ns": namespace})) and flag[0][0]:
+    if limit <= TAIL and _tailed(run, namespace):
         for session in sessions:
             if (rows := _tail(run, s, namespace, session)) is not None:
                 found[session] = rows
@@ -54,6 +55,16 @@ def read_tails(
         for r in run(s.MESSAGES_OF_SESSIONS, {"ns": namespace, "sessions": rest}):
             found.setdefault(r[2], []).append(r)
     return found
+
+
+def _tailed(run: Callable[[str, dict[str, Any]], _Rows], namespace: str) -> bool:
+    """Whether the namespace keeps tails (a file of an earlier version opened read-only has
+    no such property yet: it does not)."""
+    try:
+        flag = run(c.TAILED, {"ns": namespace})
+    except BackendError:
+        return False
+    return bool(flag and flag[0][0])
 
 
 def _tail(
