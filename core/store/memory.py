@@ -20,7 +20,6 @@ from bitemporal_core.common.validate import (
     check_ids,
     check_kind,
     check_namespace,
-    check_optional_name,
     check_text,
 )
 from bitemporal_core.errors import InvalidInput, NotFound
@@ -38,7 +37,6 @@ from bitemporal_core.model import (
     Formation,
     Hit,
     Lineage,
-    Message,
     Turn,
     Unset,
 )
@@ -55,6 +53,7 @@ from bitemporal_core.services.uses import UseRecorder
 from bitemporal_core.services.versions import check_meta
 from bitemporal_core.store.formation import FormationMethods
 from bitemporal_core.store.lifecycle import LifecycleMethods
+from bitemporal_core.store.messages import MessageMethods
 from bitemporal_core.store.scope import check_options, key_store, sealed
 from bitemporal_core.store.scope import language_option as _language
 from bitemporal_core.store.scope import opt_end as _opt_end
@@ -70,7 +69,7 @@ Mode = Literal["hybrid", "recallm"]
 DEFAULT_SKEW = timedelta(minutes=5)  # how far an explicit `at` may lie past the engine's clock
 
 
-class MemoryStore(LifecycleMethods, FormationMethods, Closing):
+class MemoryStore(LifecycleMethods, FormationMethods, MessageMethods, Closing):
     """A bitemporal memory of facts and concepts over a storage engine.
 
     Build one with `MemoryStore.embedded(path)` (LadybugDB, the default) or
@@ -387,26 +386,6 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         it. Returns the closed version."""
         return writes.retract(self._ctx, check_id(fact), at=at)
 
-    def add_message(
-        self,
-        text: str,
-        *,
-        namespace: str = "default",
-        session: str | None = None,
-        role: str | None = None,
-        id: str | None = None,
-        at: datetime | None = None,
-    ) -> Message:
-        """Store a raw message (no facts extracted); messages keep their order per session."""
-        text = check_text(text, "message")
-        ns = check_namespace(namespace)
-        msg_id = check_id(id, "message id") if id is not None else "msg-" + uuid.uuid4().hex
-        session = check_optional_name(session, "session")
-        role = check_optional_name(role, "role")
-        return writes.add_message(
-            self._ctx, ns, text, msg_id=msg_id, session=session, role=role, at=at
-        )
-
     def add_turn(self, turn: Turn, *, namespace: str = "default") -> list[Fact]:
         """Store one conversation turn, the way every framework adapter does: as a message,
         and (if `turn.remember`) as facts whose source is that message. Returns the facts.
@@ -535,43 +514,9 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
         versions = self._ctx.facts.versions(ns, _opt_time(known_at, "known_at"))
         return Timeline(namespace=ns, versions=tuple(versions))
 
-    def messages(
-        self, namespace: str = "default", *, session: str | None = None, limit: int | None = None
-    ) -> list[Message]:
-        """Stored raw messages, oldest first (the last `limit` if given)."""
-        ns = check_namespace(namespace)
-        limit = None if limit is None else check_count(limit, "limit", minimum=0)
-        return self._ctx.messages.messages(ns, check_optional_name(session, "session"), limit)
-
     def namespaces(self) -> list[str]:
         """Namespaces that hold anything."""
         return self._ctx.facts.namespaces()
-
-    def sessions(self, namespace: str = "default") -> list[str]:
-        """Sessions with stored messages in a namespace, in order of their first message."""
-        return self._ctx.messages.sessions(check_namespace(namespace))
-
-    def delete_messages(
-        self,
-        namespace: str = "default",
-        *,
-        session: str | None = None,
-        ids: Sequence[str] | None = None,
-    ) -> int:
-        """Physically delete raw messages: a whole session's, or those with the given ids.
-
-        Facts extracted from them stay (they keep the message id as `source`); use `forget`
-        to remove facts. Like `forget`, on the embedded engine the file is rewritten without
-        the deleted texts when the store closes. Returns the number of messages deleted.
-        """
-        ns = check_namespace(namespace)
-        if (session is None) == (ids is None):
-            raise InvalidInput("delete_messages needs exactly one of session= or ids=")
-        checked = None if ids is None else check_ids(ids, "message id")
-        session = check_optional_name(session, "session")
-        deleted = self._ctx.messages.delete_messages(ns, session, checked)
-        self._ctx.dialogue.drop(ns)
-        return deleted
 
     def compact(self) -> bool:
         """Erase now what deletions left on disk, without waiting for `close`.
@@ -594,7 +539,6 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     asupersede = twin(supersede)
     acorrect = twin(correct)
     aretract = twin(retract)
-    aadd_message = twin(add_message)
     aadd_turn = twin(add_turn)
     aforget = twin(forget)
     arecall = twin(recall)
@@ -605,8 +549,5 @@ class MemoryStore(LifecycleMethods, FormationMethods, Closing):
     aconcepts = twin(concepts)
     asnapshot = twin(snapshot)
     atimeline = twin(timeline)
-    amessages = twin(messages)
     anamespaces = twin(namespaces)
-    asessions = twin(sessions)
-    adelete_messages = twin(delete_messages)
     acompact = twin(compact)
