@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -10,6 +12,7 @@ from typing import Any
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import (
     Rows,
+    Run,
     fix_dim,
     formation_writes,
 )
@@ -58,6 +61,54 @@ def _run(tx: Any, query: str, params: dict[str, Any] | None = None) -> Rows:
     return rows
 
 
+_PARAM = re.compile(r"\$(\w+)")
+_RETURNS = re.compile(r"\bRETURN\b", re.IGNORECASE)
+
+
+class _Writes:
+    """A write transaction's statements that return nothing, held and sent together as one
+    statement of unit subqueries when a statement needs an answer or at `flush`: a write's
+    dozen statements cost the client one round trip to the server, not a dozen. Order is kept,
+    and within one statement each subquery sees what the ones before it wrote."""
+
+    __slots__ = ("_parts", "_tx")
+
+    def __init__(self, tx: Any) -> None:
+        self._tx = tx
+        self._parts: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, query: str, params: dict[str, Any]) -> Rows:
+        if _RETURNS.search(query):
+            self.flush()
+            return _run(self._tx, query, params)
+        self._parts.append((query, params))
+        return []
+
+    def flush(self) -> None:
+        """Send what is held."""
+        parts, self._parts = self._parts, []
+        if len(parts) == 1:
+            _run(self._tx, *parts[0])
+        elif parts:
+            merged = {f"p{i}": p for i, (_, p) in enumerate(parts)}
+            _run(self._tx, _combined(tuple(query for query, _ in parts)), merged)
+
+
+@functools.lru_cache(maxsize=256)
+def _combined(queries: tuple[str, ...]) -> str:
+    """One statement running `queries` in order, each as a unit subquery whose parameters are
+    read from one map per subquery (`$rows` of the third is `$p2.rows`).
+
+    Planning it takes the server a few hundred milliseconds, so there must be few plans: a
+    write's statements are always the same list (empty lists where nothing is written), the
+    parameters are maps (the server keys a plan by its parameters' types too, and an empty
+    list is of another type than a list of maps), and a plan is kept as statistics change
+    (`replan=skip`: every step is a lookup by a unique key)."""
+    return "CYPHER replan=skip " + " ".join(
+        "CALL () { " + _PARAM.sub(f"$p{i}.\\1", query) + " }" for i, query in enumerate(queries)
+    )
+
+
 def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list[WriteResult]:
     """Check the batches' preconditions under the namespace lock and write them, merged into a
     handful of statements (each row with its own batch's time and t_index).
@@ -66,24 +117,22 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list
     """
     ns = batches[0].namespace
     last_tx, t_index, msg_seq = _lock_namespace(tx, ns)
-    fix_dim(lambda query, p: _run(tx, query, p), ns, dim)
+    run = _Writes(tx)
+    fix_dim(run, ns, dim)
     results = plan(ns, last_tx, t_index, batches)
     check_closes(batches)
     steps = list(zip(batches, results, strict=True))
-    _write_facts(tx, ns, steps)
+    _write_facts(run, ns, steps)
     if dim is not None:  # the label its dimension's vector index covers
         ids = [v.version_id for b in batches for v in b.versions if v.embedding is not None]
-        _run(tx, q.LABEL_EMBEDDED, {"ids": ids, "label": q.vector_label(dim)})
-    _close_versions(tx, steps)
-    msg_seq = _write_messages(tx, ns, steps, msg_seq)
-    _write_concepts(tx, ns, steps)
-    _write_links(tx, ns, steps)
-    for b in batches:  # in order: a later batch's summary replaces an earlier one's
-        _write_summaries(tx, b)
-    if links := abstract_rows(batches):
-        _run(tx, q.SHARED.WRITE_ABSTRACTS, {"rows": links})
-    _write_claims(tx, ns, batches)
-    formation_writes(lambda query, p: _run(tx, query, p), q.SHARED, ns, batches)
+        run(q.LABEL_EMBEDDED, {"ids": ids, "label": q.vector_label(dim)})
+    _close_versions(run, steps)
+    msg_seq = _write_messages(run, ns, steps, msg_seq)
+    _write_concepts(run, ns, steps)
+    _write_links(run, ns, steps)
+    run(q.SHARED.WRITE_ABSTRACTS, {"rows": abstract_rows(batches)})
+    _write_claims(run, ns, batches)
+    formation_writes(run, q.SHARED, ns, batches)
     params = {
         "ns": ns,
         "last_tx": max(last_tx, results[-1].at),
@@ -92,13 +141,16 @@ def _apply_many(tx: Any, batches: Sequence[WriteBatch], dim: int | None) -> list
         "n_versions": sum(len(b.versions) for b in batches),
         "length": sum(v.length for b in batches for v in b.versions),
     }
-    _run(tx, q.SHARED.UPDATE_NAMESPACE, params)
+    run(q.SHARED.UPDATE_NAMESPACE, params)
+    run.flush()
+    for b in batches:  # in order: a later batch's summary replaces an earlier one's; rare, so
+        _write_summaries(tx, b)  # apart from the held statement, whose text stays the same
     return results
 
 
-def _close_versions(tx: Any, steps: Steps) -> None:
+def _close_versions(run: Run, steps: Steps) -> None:
     rows = [{"id": vid, "at": b.at} for b, _ in steps for vid in b.close]
-    if rows and _run(tx, c.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0] != len(rows):
+    if rows and run(c.CLOSE_VERSIONS, {"rows": rows, "eot": END_OF_TIME})[0][0] != len(rows):
         raise NotCurrent("the fact's current version was closed by another write")
 
 
@@ -115,16 +167,12 @@ def _lock_namespace(tx: Any, ns: str) -> tuple[datetime, int, int]:
     raise BackendError(f"namespace {ns!r} is being forgotten: the write was not applied; retry")
 
 
-def _write_claims(tx: Any, ns: str, batches: Sequence[WriteBatch]) -> None:
+def _write_claims(run: Run, ns: str, batches: Sequence[WriteBatch]) -> None:
     """Claims of new versions and the entities they are about (merged: a retried
     transaction writes nothing twice)."""
-    claims = claim_rows(ns, batches)
-    if claims:
-        _run(tx, q.MERGE_ENTITIES, {"rows": entity_rows(ns, batches), "ns": ns})
-        _run(tx, q.MERGE_CLAIMS, {"rows": claims, "ns": ns})
-        keyed = claim_key_rows(ns, batches)
-        if keyed:
-            _run(tx, q.MERGE_CLAIM_KEYS, {"rows": keyed, "ns": ns})
+    run(q.MERGE_ENTITIES, {"rows": entity_rows(ns, batches), "ns": ns})
+    run(q.MERGE_CLAIMS, {"rows": claim_rows(ns, batches), "ns": ns})
+    run(q.MERGE_CLAIM_KEYS, {"rows": claim_key_rows(ns, batches), "ns": ns})
 
 
 def _write_summaries(tx: Any, batch: WriteBatch) -> None:
@@ -146,71 +194,58 @@ def _write_summaries(tx: Any, batch: WriteBatch) -> None:
         _run(tx, c.WRITE_SUMMARIES, {"rows": rows, "ns": batch.namespace, "eot": END_OF_TIME})
 
 
-def _write_messages(tx: Any, ns: str, steps: Steps, seq: int) -> int:
+def _write_messages(run: Run, ns: str, steps: Steps, seq: int) -> int:
     """Messages in order; one already stored (or repeated in the chunk) is kept as it is."""
     rows = []
     for b, _ in steps:
         for m in b.messages:
             seq += 1
             rows.append(message_row(scoped(ns, m.id), m, seq, b.at))
-    if rows:
-        _run(tx, q.MERGE_MESSAGES, {"rows": rows, "ns": ns})
-    if tails := tail_rows(ns, rows):
-        _run(tx, q.MERGE_TAILS, {"rows": tails, "ns": ns})
-        _run(tx, c.UPDATE_TAILS, {"rows": tails})
+    run(q.MERGE_MESSAGES, {"rows": rows, "ns": ns})
+    tails = tail_rows(ns, rows)
+    run(q.MERGE_TAILS, {"rows": tails, "ns": ns})
+    run(c.UPDATE_TAILS, {"rows": tails})
     return seq
 
 
-def _write_facts(tx: Any, ns: str, steps: Steps) -> None:
+def _write_facts(run: Run, ns: str, steps: Steps) -> None:
     facts = [
         {"id": f.id, "supersedes": f.supersedes, "at": b.at} for b, _ in steps for f in b.facts
     ]
-    if facts:
-        _run(tx, q.MERGE_FACTS, {"rows": facts, "ns": ns})
-    links = link_rows([b for b, _ in steps])
-    if links:
-        _run(tx, q.SHARED.LINK_SUPERSEDES, {"rows": links})
+    run(q.MERGE_FACTS, {"rows": facts, "ns": ns})
+    run(q.SHARED.LINK_SUPERSEDES, {"rows": link_rows([b for b, _ in steps])})
     versions = [version_row(v, b.at, r.t_index) for b, r in steps for v in b.versions]
-    if versions:
-        _run(tx, q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})
-    vectors = vector_rows([b for b, _ in steps])
-    if vectors:
-        _run(tx, c.SET_EMBEDDINGS, {"rows": vectors})
+    run(q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})
+    run(c.SET_EMBEDDINGS, {"rows": vector_rows([b for b, _ in steps])})
 
 
-def _write_concepts(tx: Any, ns: str, steps: Steps) -> None:
+def _write_concepts(run: Run, ns: str, steps: Steps) -> None:
     rows = concept_rows(steps)
-    if rows:
-        for row in rows:
-            row["id"] = scoped(ns, row["key"])
-        _run(tx, q.MERGE_CONCEPTS, {"rows": rows, "ns": ns})
+    for row in rows:
+        row["id"] = scoped(ns, row["key"])
+    run(q.MERGE_CONCEPTS, {"rows": rows, "ns": ns})
     pairs = relate_rows(steps)
-    if pairs:
-        for row in pairs:
-            row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
-        _run(tx, q.SHARED.RELATE_CONCEPTS, {"rows": pairs})
+    for row in pairs:
+        row["a"], row["b"] = scoped(ns, row["a"]), scoped(ns, row["b"])
+    run(q.SHARED.RELATE_CONCEPTS, {"rows": pairs})
 
 
-def _write_links(tx: Any, ns: str, steps: Steps) -> None:
+def _write_links(run: Run, ns: str, steps: Steps) -> None:
     versions = [v for b, _ in steps for v in b.versions]
-    mentions = mention_rows(ns, steps)
-    if mentions:
-        _run(tx, q.SHARED.LINK_MENTIONS, {"rows": mentions})
+    run(q.SHARED.LINK_MENTIONS, {"rows": mention_rows(ns, steps)})
     terms = {stem for v in versions for stem, _ in v.terms}
-    if terms:
-        rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
-        _run(tx, q.MERGE_TERMS, {"rows": rows, "ns": ns})
-        links = [
-            {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
-            for v in versions
-            for stem, tf in v.terms
-        ]
-        _run(tx, q.SHARED.LINK_TERMS, {"rows": links})
+    rows = [{"id": scoped(ns, s), "stem": s} for s in sorted(terms)]
+    run(q.MERGE_TERMS, {"rows": rows, "ns": ns})
+    links = [
+        {"v": v.version_id, "t": scoped(ns, stem), "tf": tf}
+        for v in versions
+        for stem, tf in v.terms
+    ]
+    run(q.SHARED.LINK_TERMS, {"rows": links})
     sources = [
         {"v": v.version_id, "m": scoped(ns, v.source)} for v in versions if v.source is not None
     ]
-    if sources:
-        _run(tx, q.SHARED.LINK_MESSAGES, {"rows": sources})
+    run(q.SHARED.LINK_MESSAGES, {"rows": sources})
 
 
 def _known_top(tx: Any, namespace: str, known_at: datetime | None) -> int | None:
