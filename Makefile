@@ -63,7 +63,7 @@ bench: install
 # The scale rows of issue 17 on kept stores (hours at 1M facts; re-runs skip what a store holds):
 # recall and first recall of one 100k namespace, the multi-tenant store's single remember,
 # recall, first recall, bulk rate, RSS and disk, a new session's remember on it, and Neo4j's
-# keyword search and multi-tenant store (needs NEO4J_URI).
+# keyword search, multi-tenant store and one-statement writes (needs NEO4J_URI).
 SCALE_DIR ?= /tmp/bitemporal-scale
 SCALE_MSGS ?= 108000
 SCALE_FACTS ?= 1000000
@@ -78,6 +78,7 @@ bench-scale: install
 	$(PY) benchmarks/bench_neo4j_keyword.py --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --msgs $(SCALE_MSGS)
 	$(PY) benchmarks/bench_store.py build --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --facts $(SCALE_FACTS) --store neo4j
 	$(PY) benchmarks/bench_store.py measure --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --store neo4j --out $(SCALE_DIR)/measurements.jsonl
+	$(PY) benchmarks/bench_neo4j_writes.py --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --bulk
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tools/neo4j/target
