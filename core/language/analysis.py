@@ -17,7 +17,7 @@ from bitemporal_core.language.claims import (
     mentioned,
     truecased,
 )
-from bitemporal_core.language.clauses import timed_text
+from bitemporal_core.language.clauses import plain_fragment, timed_text
 from bitemporal_core.language.detect import AUTO, check_language, has_han, language_of
 from bitemporal_core.language.extract import (
     EXTRACTOR_NAMES,
@@ -55,6 +55,53 @@ class Analysed:
     change: str = ""  # the cue by which it says something changed (see `topics`)
     language: str = "en"  # the language it was analysed in (docs/chinese.md)
     people: tuple[str, ...] = ()  # the names it mentions (to resolve pronouns)
+
+
+_VERBS = frozenset({"VERB", "AUX"})
+
+
+def _fragment(sentence: Sentence) -> bool:
+    """An English sentence without a verb that names something and says nothing of its own
+    about time or change ("CBT mostly."; `plain_fragment`)."""
+    return (
+        sentence.language == "en"
+        and bool(sentence.concepts)
+        and not any(t.pos in _VERBS for t in sentence.tokens)
+        and plain_fragment(sentence.text)
+    )
+
+
+def statement_spans(text: str, sentences: Sequence[Sentence]) -> list[tuple[str, list[Sentence]]]:
+    """The statements of `text`: its sentences, except that a fragment (`_fragment`) after a
+    sentence with a verb that asks nothing belongs to that sentence's statement ("seeing a
+    therapist, Dr Hughes. CBT mostly" is one memory, retired as one). Each statement's text is
+    its span of `text`."""
+    spans: list[tuple[int, int, list[Sentence]]] = []
+    cursor = 0
+    for sentence in sentences:
+        said = sentence.text.strip()
+        if not said:
+            continue
+        start = text.find(said, cursor)
+        if start < 0:  # not verbatim in the text: a statement of its own
+            spans.append((-1, -1, [sentence]))
+            continue
+        cursor = start + len(said)
+        if spans and spans[-1][0] >= 0 and _fragment(sentence) and _joins(spans[-1][2]):
+            spans[-1] = (spans[-1][0], cursor, [*spans[-1][2], sentence])
+        else:
+            spans.append((start, cursor, [sentence]))
+    return [(text[a:b] if a >= 0 else part[0].text.strip(), part) for a, b, part in spans]
+
+
+def _joins(part: Sequence[Sentence]) -> bool:
+    """Whether a fragment may join the statement of these sentences."""
+    last = part[-1]
+    return (
+        last.language == "en"
+        and not last.text.rstrip().endswith("?")
+        and any(t.pos in _VERBS for s in part for t in s.tokens)
+    )
 
 
 class Analyser:
@@ -168,7 +215,9 @@ class Analyser:
         parsed = self.extractor.sentences_many(texts, forced)
         groups = []
         for text, sentences, lang in zip(texts, parsed, forced, strict=True):
-            out = [self._from_sentence(s, lang) for s in sentences if s.text.strip()]
+            out = [
+                self._from_sentences(t, part, lang) for t, part in statement_spans(text, sentences)
+            ]
             groups.append(out or [self._statement(text, [], (), lang)])
         return groups
 
@@ -210,11 +259,12 @@ class Analyser:
         said = Utterance(text=text, speaker=speaker)
         return self.finish([[self._statement(text, groups, tokens, forced)]], [said])[0][0]
 
-    def _from_sentence(self, sentence: Sentence, forced: str | None) -> Analysed:
-        keys = [(c.key, c.display) for c in sentence.concepts]
-        return self._statement(
-            sentence.text.strip(), [keys], sentence.tokens, forced or sentence.language
-        )
+    def _from_sentences(
+        self, text: str, sentences: Sequence[Sentence], forced: str | None
+    ) -> Analysed:
+        groups = [[(c.key, c.display) for c in s.concepts] for s in sentences]
+        tokens = tuple(t for s in sentences for t in s.tokens)
+        return self._statement(text, groups, tokens, forced or sentences[0].language)
 
     def _embed(self, statements: list[Analysed], speakers: Sequence[str | None]) -> list[Analysed]:
         """Attach a unit vector to each statement (of "speaker: text", see `fields`)."""

@@ -9,7 +9,7 @@ from functools import cache
 
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["ZH_CLAUSES", "timed_text"]
+__all__ = ["ZH_CLAUSES", "plain_fragment", "timed_text"]
 
 _EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
 ZH_CLAUSES = re.compile(
@@ -44,3 +44,25 @@ def timed_text(text: str, *, chinese: bool) -> str:
         if cue.search(text, start, end):
             out = out[:start] + " " * (end - start) + out[end:]
     return out
+
+
+_PLAIN_BLOCKERS = ("hypothetical", "negation", "additive", "replacing", "past_state", "time_words")
+
+
+@cache
+def _blockers() -> re.Pattern[str]:
+    """Any English cue of the slot table's lists that changes what a statement says."""
+    en = slot_table()["cues"]["en"]
+    words = sorted({w for name in _PLAIN_BLOCKERS for w in en[name]}, key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'])", re.I)
+
+
+def plain_fragment(text: str) -> bool:
+    """Whether an English fragment says nothing of its own about time or change: no wish,
+    negation, addition, replacement, past state or time word, no question, no digit ("CBT
+    mostly", not "maybe next year"), so joining it to the sentence before changes no claim."""
+    return (
+        not text.rstrip().endswith("?")
+        and not any(ch.isdigit() for ch in text)
+        and not (_blockers().search(text))
+    )
