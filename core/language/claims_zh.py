@@ -65,7 +65,19 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str
 
 
 def _cue(group: str, text: str) -> bool:
-    return any(c in text for c in slot_table()["cues"]["zh"][group])
+    """Whether a cue of `group` is in `text` as words of its own: 要是 (if) is not the 要是 of
+    主要是 (mainly), nor 可能 that of 可能性."""
+    cues = [c for c in slot_table()["cues"]["zh"][group] if c in text]
+    if not cues:
+        return False
+    norm = normalise(text)
+    words = tag_words(norm)
+    edges = {w.start for w in words} | {w.end for w in words}
+    return any(
+        m.start() in edges and m.end() in edges
+        for cue in cues
+        for m in re.finditer(re.escape(normalise(cue)), norm)
+    )
 
 
 def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
@@ -84,8 +96,14 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
             last = (claim.subject_kind, claim.subject)
     topic = topic_claims_zh(text, clauses, _topic_subject)
     first = next(iter((*out, *topic)), None)
-    who = (first.subject_kind, first.subject) if first else _topic_subject(text) or last
+    who = (first.subject_kind, first.subject) if first else _first_subject(clauses) or last
     return (*out, *_about(text, who), *topic)
+
+
+def _first_subject(clauses: list[str]) -> tuple[str, str] | None:
+    """Who a statement without claims is about: the subject of its first clause that names
+    one (a relative in a later clause, 朋友都喊我咸鱼, is not what 我微信昵称叫... is about)."""
+    return next(filter(None, map(_topic_subject, clauses)), None)
 
 
 def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:

@@ -99,3 +99,17 @@ def test_a_companion_is_not_the_subject() -> None:
     assert zh_subject("五一打算跟老公去") is None
     assert zh_subject("国庆打算跟我妈去") in (None, ("speaker", ""))
     assert zh_subject("我妈跟我爸") == ("relation", "妈妈")
+
+
+def test_a_cue_counts_only_as_words_of_its_own() -> None:
+    """要是 (if) inside 主要是 (mainly) makes nothing tentative; 要是 on its own does."""
+    assert not any(c.tentative for c in claims_zh("家里有台Switch，主要是跟老婆一起玩马车。"))
+    assert all(c.tentative for c in claims_zh("要是搬到成都，我就养只猫。") if c.slot == "about")
+
+
+def test_a_statement_without_claims_is_about_its_first_clause_subject() -> None:
+    """A relative in a later clause (朋友都喊我咸鱼) is not who 我微信昵称叫... is about."""
+    (about,) = [
+        c for c in claims_zh("我微信昵称叫一只咸鱼，朋友都直接喊我咸鱼。") if c.slot == "about"
+    ]
+    assert (about.subject_kind, about.subject) == ("speaker", "")
