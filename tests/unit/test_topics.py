@@ -182,6 +182,19 @@ def test_a_brand_adds_its_category_to_the_keyword_terms() -> None:
     assert {"bank", "stream"} <= set(words)
 
 
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Sold my violin and bought a cello.", "instrument"),
+        ("Traded the PS4 for an Xbox.", "consol"),
+    ],
+)
+def test_an_instrument_or_a_console_adds_its_kind(text: str, category: str) -> None:
+    """ "What instrument do I play?" finds the cello, "What console ..." the Xbox."""
+    (sentence,) = default_extractor().sentences(text)
+    assert category in claim_words(claims_of(sentence.text, sentence.tokens))
+
+
 def test_a_relative_named_once_stands_for_that_person() -> None:
     mentions = Mentions()
     for key in ("person:pete", "relation:dad=person:pete", "person:ana"):
