@@ -89,6 +89,8 @@ def test_slot_query_words_by_language() -> None:
         (("我开的是一辆卡罗拉。", "卡罗拉出掉了，换了台小鹏。"), [0]),  # the head is the value
         (("国庆打算跟我妈去厦门玩。", "厦门不去了，改去桂林。"), [0]),  # 厦门, a name, is a topic
         (("我手机号是135 0000 1111。", "我另外办了张副卡，号码是188 2222 3333。"), []),
+        (("我们小区物业是绿城的。", "业主大会投票把绿城炒了，新来的是安居乐。"), [0]),  # fired
+        (("通勤路上我一直在听《忽左忽右》。", "忽左忽右已经好久没点开了。"), [0]),  # not for long
     ],
 )
 def test_chinese_changes_of_this_round(lines: tuple[str, ...], expected: list[int]) -> None:
