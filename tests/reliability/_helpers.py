@@ -187,10 +187,13 @@ class InjectedFault(Exception):
 
 class Fault:
     """Raise `error()` before statement number `at` of write transaction number `tx` (both
-    1-based, counted from when the fault is armed), once. Retried transactions count anew."""
+    1-based, counted from when the fault is armed), once; with `after`, once that statement
+    has run (Neo4j: its writes are in the transaction). Retried transactions count anew."""
 
-    def __init__(self, tx: int, at: int, error: Any = InjectedFault) -> None:
-        self.tx, self.at, self.error = tx, at, error
+    def __init__(
+        self, tx: int, at: int, error: Any = InjectedFault, *, after: bool = False
+    ) -> None:
+        self.tx, self.at, self.error, self.after = tx, at, error, after
         self.armed = False
         self.n_tx = self.n_stmt = self.fired = 0
 
@@ -202,9 +205,16 @@ class Fault:
     def statement(self, query: object = None) -> None:
         if self.armed and self.n_tx == self.tx and not self.fired:
             self.n_stmt += 1
-            if self.n_stmt == self.at:
-                self.fired += 1
-                raise self.error("injected fault inside a write transaction")
+            if self.n_stmt == self.at and not self.after:
+                self.fire()
+
+    def due_after(self) -> bool:
+        """Whether the statement just counted is the one to fail once it has run."""
+        return self.after and self.armed and self.n_tx == self.tx and self.n_stmt == self.at
+
+    def fire(self) -> None:
+        self.fired += 1
+        raise self.error("injected fault inside a write transaction")
 
 
 def inject_ladybug(store: MemoryStore, fault: Fault) -> None:
@@ -234,8 +244,13 @@ class _Delegate:
 
 class _FaultyTx(_Delegate):
     def run(self, query: Any, parameters: Any = None, **kwargs: Any) -> Any:
-        self._fault.statement(query)
-        return self._inner.run(query, parameters, **kwargs)
+        fault = self._fault
+        fault.statement(query)
+        result = self._inner.run(query, parameters, **kwargs)
+        if isinstance(fault, Fault) and not fault.fired and fault.due_after():
+            result.consume()  # the statement has run: its writes are in the transaction
+            fault.fire()
+        return result
 
 
 class _FaultySession(_Delegate):

@@ -229,8 +229,10 @@ def test_reopen_after_close_keeps_everything(tmp_path: Path, extractor: ConceptE
 def faulty(
     request: pytest.FixtureRequest, extractor: ConceptExtractor
 ) -> Iterator[tuple[MemoryStore, Fault]]:
-    """A fresh store on each engine whose write transactions can be made to fail midway."""
-    fault = Fault(tx=2, at=4)
+    """A fresh store on each engine whose write transactions can be made to fail midway:
+    LadybugDB before the 4th statement of the 2nd chunk, Neo4j once the 2nd statement (what
+    follows the namespace lock, one statement: `neo4j/tx.py` `_Writes`) has written."""
+    fault = Fault(tx=2, at=4) if request.param == "ladybug" else Fault(tx=2, at=2, after=True)
     if request.param == "ladybug":
         store = MemoryStore.embedded(None, extractor=extractor)
         inject_ladybug(store, fault)
@@ -252,7 +254,7 @@ def test_fault_inside_a_chunk_rolls_the_whole_chunk_back(
 ) -> None:
     store, fault = faulty
     items = [{"text": f"Alice visited Paris on trip {i}.", "id": f"m{i}"} for i in range(6)]
-    fault.armed = True  # the 2nd chunk fails after three of its statements ran
+    fault.armed = True  # the 2nd chunk fails midway, after some of its writes
     with pytest.raises(InjectedFault):
         store.remember_many(items, namespace="imp", chunk=3)
     assert fault.fired == 1
@@ -274,7 +276,7 @@ def test_a_transient_neo4j_fault_is_retried_into_exactly_one_write(
 
     with neo4j_driver.session() as session:
         session.run("MATCH (n) DETACH DELETE n").consume()
-    fault = Fault(tx=2, at=4, error=neo4j.exceptions.ServiceUnavailable)
+    fault = Fault(tx=2, at=2, error=neo4j.exceptions.ServiceUnavailable, after=True)
     store = MemoryStore.neo4j(driver=FaultyDriver(neo4j_driver, fault), extractor=extractor)
     store.namespaces()
     fault.armed = True
