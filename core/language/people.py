@@ -208,9 +208,14 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
     李强, as "my brother Tom"), someone of a relative's (我儿子的同桌), a pronoun to resolve,
     a short name, or the speaker (我 in the text: 现在我的领导; 我和陈浩). Text that starts with
-    跟/和 (with) names a companion, not the subject: None."""
+    跟/和 (with) names a companion, not the subject: None; those addressed first (姐妹们,
+    家人们) are skipped."""
     subjects = slot_table()["subjects"]["zh"]
     head = before.strip()
+    for word in subjects["vocatives"]:  # 姐妹们我升店长啦: those addressed, not the subject
+        if head.startswith(word):
+            head = head[len(word) :].lstrip("，, 啊呀")
+            break
     if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
         return None
     if any(

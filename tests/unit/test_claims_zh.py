@@ -91,10 +91,18 @@ def test_slot_query_words_by_language() -> None:
         (("我手机号是135 0000 1111。", "我另外办了张副卡，号码是188 2222 3333。"), []),
         (("我们小区物业是绿城的。", "业主大会投票把绿城炒了，新来的是安居乐。"), [0]),  # fired
         (("通勤路上我一直在听《忽左忽右》。", "忽左忽右已经好久没点开了。"), [0]),  # not for long
+        (("我现在大一，读的土木。", "这学期开始我就是计算机系的人了，土木拜拜。"), [0]),  # bye to
+        (("我开始生酮了，米饭全戒。", "生酮坚持不下去了，以后还是正常吃饭吧。"), [0]),  # 还是 later
+        (("我周末在市图书馆做志愿者。", "现在周末还是去图书馆做志愿者。"), []),  # 还是 in it
     ],
 )
 def test_chinese_changes_of_this_round(lines: tuple[str, ...], expected: list[int]) -> None:
     assert retired(*lines) == expected
+
+
+def test_those_addressed_first_are_not_the_subject() -> None:
+    assert zh_subject("姐妹们我升店长啦") == ("speaker", "")
+    assert zh_subject("我姐妹升店长了") == ("relation", "姐妹")
 
 
 def test_a_companion_is_not_the_subject() -> None:
