@@ -20,11 +20,13 @@ import attrs
 from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.people import names_person, share_a_name
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
+    ANY,
     Candidate,
     Mentions,
     held_keys,
@@ -228,10 +230,13 @@ def plan_statements(
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.
         needed = [c for c in claims if ctx.llm is not None or may_retire(c)]
-        if updates != "off" and needed:
-            book.ensure(ctx, namespace, needed, at)
+        reach = _reach(st, claims, mentions)
+        if updates != "off" and (needed or reach):
+            book.ensure(ctx, namespace, [*needed, *reach], at)
         retire = (
-            _retirements(ctx, namespace, st, claims, book, at, speaker) if updates != "off" else []
+            _retirements(ctx, namespace, st, (claims, reach), book, at, speaker)
+            if updates != "off"
+            else []
         )
         for r in retire:
             book.retire(r.fact_id)
@@ -268,17 +273,54 @@ def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:
     )
 
 
+def _reach(st: Analysed, claims: Sequence[Claim], mentions: Mentions) -> list[Claim]:
+    """A change claim that names someone or something by name ("biscuit died", "hollie moved
+    out", "dr okafor retired"), put to each other entity the conversation recently mentioned:
+    the fact it ends may be held about one of them ("the kids' hamster is called Biscuit",
+    "my flatmate is Hollie", "dad's GP is Dr Okafor"). Only facts that name that name are
+    weighed (`_named_elsewhere`); the speaker is never reached this way."""
+    if not _name_terms(st):
+        return []
+    others = [k for k in mentions.recent if "=" not in k]
+    return [
+        attrs.evolve(c, subject=other)
+        for c in claims
+        if c.slot in (TOPIC, ANY) and may_retire(c) and (c.slot == TOPIC or not c.positive)
+        for other in others
+        if other != c.subject
+    ]
+
+
+def _name_terms(st: Analysed) -> set[str]:
+    """The word stems of the names a statement mentions (not its relatives)."""
+    return {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
+
+
+def _named_elsewhere(st: Analysed, reach: Sequence[Claim], book: Book) -> list[tuple[str, Claim]]:
+    """What the reached claims retire among the facts that name one of the statement's names."""
+    names = _name_terms(st)
+    out: list[tuple[str, Claim]] = []
+    for claim in reach:
+        named = [
+            c for c in book.candidates(claim.subject) if names & {*c.claim.keys, *c.claim.context}
+        ]
+        out.extend((fact_id, claim) for fact_id in retired_by(claim, named))
+    return out
+
+
 def _retirements(
     ctx: Services,
     namespace: str,
     st: Analysed,
-    claims: Sequence[Claim],
+    said: tuple[Sequence[Claim], Sequence[Claim]],
     book: Book,
     at: datetime,
     speaker: str | None,
 ) -> list[Retire]:
     """What a statement retires: the LLM's decision among the candidates when one is
-    configured and answers, else the offline rules' (the later claim acting last)."""
+    configured and answers, else the offline rules' (the later claim acting last); `said`
+    is its claims and their reach (`_reach`)."""
+    claims, reach = said
     offline: dict[str, Retire] = {}
     kept = {f for c in claims for f in restated(c, book.candidates(c.subject))}
     for claim in claims:
@@ -291,6 +333,17 @@ def _retirements(
                     fact_id=fact_id,
                     fact=book.facts.get(fact_id),
                     reason="rule:" + claim.rule,
+                    confidence=_confidence(claim),
+                ),
+            )
+    if not offline:
+        for fact_id, claim in _named_elsewhere(st, reach, book):
+            offline.setdefault(
+                fact_id,
+                Retire(
+                    fact_id=fact_id,
+                    fact=book.facts.get(fact_id),
+                    reason="rule:" + claim.rule + " (named)",
                     confidence=_confidence(claim),
                 ),
             )

@@ -191,6 +191,25 @@ def test_a_relative_named_once_is_the_same_person_later(store: MemoryStore) -> N
     assert "I work at Greggs." in current, "the speaker's job is not dad's"
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [  # a change said of a name ends the fact about someone else that names it
+        ("My flatmate is Hollie, we met at uni.", "Hollie moved out to live with her boyfriend."),
+        ("Dad's GP is Dr Okafor.", "Dr Okafor retired, so dad has Dr Shah now."),
+    ],
+)
+def test_a_change_of_a_name_ends_what_another_subject_holds_by_it(
+    store: MemoryStore, lines: tuple[str, str]
+) -> None:
+    say(store, "h", *lines)
+    assert texts(store, "h") == {lines[1]}
+
+
+def test_a_name_that_changes_nothing_else_leaves_other_subjects_alone(store: MemoryStore) -> None:
+    say(store, "a", "My sister Anna lives in Paris.", "Mum visited Anna.", "Anna moved to Berlin.")
+    assert texts(store, "a") == {"Mum visited Anna.", "Anna moved to Berlin."}
+
+
 def test_a_relative_not_named_before_is_someone_else(store: MemoryStore) -> None:
     say(store, "o", "My dad Pete works at the Nissan plant.", "My uncle retired last week.")
     assert "My dad Pete works at the Nissan plant." in texts(store, "o")
