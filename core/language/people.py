@@ -188,10 +188,11 @@ def _with_speaker(tokens: Sequence[Token], end: int) -> bool:
 
 def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     """ "my sister" -> relation; "my brother Tom", "my manager, Linda," -> the person
-    (adjectives skipped)."""
-    while i < len(tokens) and tokens[i].pos == "ADJ":
+    (adjectives skipped, unless one names the relative: "our eldest Maisie")."""
+    relations = _words("relations")
+    while i < len(tokens) and tokens[i].pos == "ADJ" and tokens[i].text.lower() not in relations:
         i += 1
-    if i >= len(tokens) or tokens[i].text.lower() not in _words("relations"):
+    if i >= len(tokens) or tokens[i].text.lower() not in relations:
         return None
     j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text == ",")
     found = name_at(tokens, j) if j < len(tokens) else None

@@ -223,3 +223,21 @@ def test_a_change_is_read_whether_or_not_it_names_what_changed(text: str, change
     """`change_cue`: what the nearest-fact rule reads (blocked as the topic rule is)."""
     tokens = [t for s in default_extractor().sentences(text) for t in s.tokens]
     assert bool(change_cue(text, tokens)) is change
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "subject"),
+    [
+        ("our eldest Maisie goes to St Mary's primary", "school", ("person", "maisie")),
+        ("my lad supports Man City now", "team", ("relation", "lad")),
+        ("officially my title is Customer Success Associate", "job_title", ("speaker", "")),
+    ],
+)
+def test_relatives_by_age_or_nickname_and_titles(
+    text: str, slot: str, subject: tuple[str, str]
+) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    found = [
+        (c.subject_kind, c.subject) for c in claims_of(text, sentence.tokens) if c.slot == slot
+    ]
+    assert found[:1] == [subject]
