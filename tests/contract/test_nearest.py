@@ -51,9 +51,9 @@ def current(store: MemoryStore) -> set[str]:
             "I'm on five coffees a day.",
             "I've cut right back now, one cup before eleven and that's it.",
         ),
-        ("I play the cello in a community orchestra.", "I've switched to the viola now."),
+        ("I sing in a community choir.", "I've switched to a barbershop quartet now."),
     ],
-    ids=["glasses", "coffee", "cello"],
+    ids=["glasses", "coffee", "choir"],
 )
 def test_a_change_naming_nothing_the_old_fact_names_retires_the_nearest(
     store: MemoryStore, minilm: Embedder, old: str, new: str
@@ -97,8 +97,8 @@ def test_a_change_with_nothing_near_retires_nothing(store: MemoryStore, minilm: 
 
 def test_the_rule_is_off_with_nearest_none(store: MemoryStore, minilm: Embedder) -> None:
     s = with_vectors(store, minilm, formation=Formation(nearest=None))
-    story(s, "I play the cello in a community orchestra.", "I've switched to the viola now.")
-    assert "I play the cello in a community orchestra." in current(s)
+    story(s, "I sing in a community choir.", "I've switched to a barbershop quartet now.")
+    assert "I sing in a community choir." in current(s)
     assert "nearest" not in s.describe()
     assert (
         "formation=keep:memories,updates:auto,nearest:0.3" in with_vectors(store, minilm).describe()
