@@ -230,11 +230,10 @@ def plan_statements(
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.
         needed = [c for c in claims if ctx.llm is not None or may_retire(c)]
-        reach = _reach(st, claims, mentions)
-        if updates != "off" and (needed or reach):
-            book.ensure(ctx, namespace, [*needed, *reach], at)
+        if updates != "off" and needed:
+            book.ensure(ctx, namespace, needed, at)
         retire = (
-            _retirements(ctx, namespace, st, (claims, reach), book, at, speaker)
+            _retirements(ctx, namespace, st, claims, book, at, speaker, mentions)
             if updates != "off"
             else []
         )
@@ -273,80 +272,77 @@ def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:
     )
 
 
-def _reach(st: Analysed, claims: Sequence[Claim], mentions: Mentions) -> list[Claim]:
-    """A change claim that names someone or something by name ("biscuit died", "hollie moved
-    out", "dr okafor retired"), put to each other entity the conversation recently mentioned:
-    the fact it ends may be held about one of them ("the kids' hamster is called Biscuit",
-    "my flatmate is Hollie", "dad's GP is Dr Okafor"). Only facts that name that name are
-    weighed (`_named_elsewhere`); the speaker is never reached this way."""
-    if not _name_terms(st):
-        return []
-    others = [k for k in mentions.recent if "=" not in k]
-    return [
+def _name_terms(st: Analysed) -> set[str]:
+    """The word stems of the names a statement mentions (not its relatives)."""
+    return {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
+
+
+def _named_elsewhere(
+    ctx: Services,
+    namespace: str,
+    st: Analysed,
+    claims: Sequence[Claim],
+    book: Book,
+    at: datetime,
+    mentions: Mentions,
+) -> list[tuple[str, Claim, str]]:
+    """What a change that names someone or something by name ("hollie moved out", "biscuit
+    died", "dr okafor retired") and ends nothing of its own subject ends of the others the
+    conversation recently mentioned: their facts that name that name ("my flatmate is Hollie",
+    "the kids' hamster is called Biscuit"). The speaker is never reached this way; their
+    claims are read only here, when the statement's own subject held nothing to retire."""
+    names = _name_terms(st)
+    others = [k for k in mentions.recent if "=" not in k] if names else []
+    reach = [
         attrs.evolve(c, subject=other)
         for c in claims
         if c.slot in (TOPIC, ANY) and may_retire(c) and (c.slot == TOPIC or not c.positive)
         for other in others
         if other != c.subject
     ]
-
-
-def _name_terms(st: Analysed) -> set[str]:
-    """The word stems of the names a statement mentions (not its relatives)."""
-    return {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
-
-
-def _named_elsewhere(st: Analysed, reach: Sequence[Claim], book: Book) -> list[tuple[str, Claim]]:
-    """What the reached claims retire among the facts that name one of the statement's names."""
-    names = _name_terms(st)
-    out: list[tuple[str, Claim]] = []
+    if not reach:
+        return []
+    book.ensure(ctx, namespace, reach, at)
+    found: list[tuple[str, Claim, str]] = []
     for claim in reach:
         named = [
             c for c in book.candidates(claim.subject) if names & {*c.claim.keys, *c.claim.context}
         ]
-        out.extend((fact_id, claim) for fact_id in retired_by(claim, named))
-    return out
+        found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
+    return found
 
 
 def _retirements(
     ctx: Services,
     namespace: str,
     st: Analysed,
-    said: tuple[Sequence[Claim], Sequence[Claim]],
+    claims: Sequence[Claim],
     book: Book,
     at: datetime,
     speaker: str | None,
+    mentions: Mentions,
 ) -> list[Retire]:
     """What a statement retires: the LLM's decision among the candidates when one is
-    configured and answers, else the offline rules' (the later claim acting last); `said`
-    is its claims and their reach (`_reach`)."""
-    claims, reach = said
-    offline: dict[str, Retire] = {}
+    configured and answers, else the offline rules' (the later claim acting last; facts of
+    others only when its own subject held nothing: `_named_elsewhere`)."""
     kept = {f for c in claims for f in restated(c, book.candidates(c.subject))}
-    for claim in claims:
-        for fact_id in retired_by(claim, book.candidates(claim.subject)):
-            if claim.slot == TOPIC and fact_id in kept:
-                continue
-            offline.setdefault(
-                fact_id,
-                Retire(
-                    fact_id=fact_id,
-                    fact=book.facts.get(fact_id),
-                    reason="rule:" + claim.rule,
-                    confidence=_confidence(claim),
-                ),
-            )
-    if not offline:
-        for fact_id, claim in _named_elsewhere(st, reach, book):
-            offline.setdefault(
-                fact_id,
-                Retire(
-                    fact_id=fact_id,
-                    fact=book.facts.get(fact_id),
-                    reason="rule:" + claim.rule + " (named)",
-                    confidence=_confidence(claim),
-                ),
-            )
+    by_rule = [
+        (fact_id, claim, claim.rule)
+        for claim in claims
+        for fact_id in retired_by(claim, book.candidates(claim.subject))
+        if not (claim.slot == TOPIC and fact_id in kept)
+    ] or _named_elsewhere(ctx, namespace, st, claims, book, at, mentions)
+    offline: dict[str, Retire] = {}
+    for fact_id, claim, rule in by_rule:
+        offline.setdefault(
+            fact_id,
+            Retire(
+                fact_id=fact_id,
+                fact=book.facts.get(fact_id),
+                reason="rule:" + rule,
+                confidence=_confidence(claim),
+            ),
+        )
     found = list(offline.values()) or _nearest(ctx, namespace, st, claims, book, at, kept, speaker)
     if ctx.llm is None:
         return found
