@@ -24,6 +24,7 @@ from bitemporal_core.language.topics import (
     topic_claims_zh,
     topics,
     verb_keys,
+    zh_cue_words,
     zh_names,
     zh_terms,
 )
@@ -65,19 +66,8 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str
 
 
 def _cue(group: str, text: str) -> bool:
-    """Whether a cue of `group` is in `text` as words of its own: 要是 (if) is not the 要是 of
-    主要是 (mainly), nor 可能 that of 可能性."""
-    cues = [c for c in slot_table()["cues"]["zh"][group] if c in text]
-    if not cues:
-        return False
-    norm = normalise(text)
-    words = tag_words(norm)
-    edges = {w.start for w in words} | {w.end for w in words}
-    return any(
-        m.start() in edges and m.end() in edges
-        for cue in cues
-        for m in re.finditer(re.escape(normalise(cue)), norm)
-    )
+    """Whether a cue of the slot table's `group` is in `text` as words of its own."""
+    return zh_cue_words(slot_table()["cues"]["zh"][group], text)
 
 
 def claims_zh(text: str) -> tuple[ClaimDraft, ...]:

@@ -37,6 +37,7 @@ __all__ = [
     "topic_terms",
     "topics",
     "verb_keys",
+    "zh_cue_words",
     "zh_names",
     "zh_terms",
 ]
@@ -266,13 +267,29 @@ def _zh_cue(cues: Iterable[str], text: str) -> str:
     return ""
 
 
+def zh_cue_words(cues: Iterable[str], text: str) -> bool:
+    """Whether one of `cues` is in `text` as words of its own in the segmenter's reading:
+    要是 (if) is not the 要是 of 主要是 (mainly), nor 第二 that of 第二天 (the next day)."""
+    found = [c for c in cues if c in text]
+    if not found:
+        return False
+    norm = normalise(text)
+    words = tag_words(norm)
+    edges = {w.start for w in words} | {w.end for w in words}
+    return any(
+        m.start() in edges and m.end() in edges
+        for cue in found
+        for m in re.finditer(re.escape(normalise(cue)), norm)
+    )
+
+
 def _blocked_zh(text: str, *, clause: bool = False) -> bool:
     """A block cue in the statement (`clause`: the groups read per change clause, in it)."""
     spec = topics()["zh"]
     for word in spec["not_block"]:  # 再也不 is "never again", no 也 of an addition
         text = text.replace(word, "")
     return any(
-        _zh_cue(cues, text)
+        zh_cue_words(cues, text)
         for group, cues in spec["block"].items()
         if (group in spec["block_in_clause"]) == clause
     )

@@ -117,6 +117,13 @@ def test_a_cue_counts_only_as_words_of_its_own() -> None:
     assert all(c.tentative for c in claims_zh("要是搬到成都，我就养只猫。") if c.slot == "about")
 
 
+def test_a_block_cue_of_the_topic_rule_counts_only_as_words_of_its_own() -> None:
+    """主要是 (mainly) holds no wish: the change is a topic claim; 要是 (if) blocks it."""
+    said = "通勤的播客换成《知行小酒馆》了，{}。"
+    assert "topic" in [c.slot for c in claims_zh(said.format("主要是讲得有意思"))]
+    assert "topic" not in [c.slot for c in claims_zh(said.format("要是不好听再换"))]
+
+
 def test_a_statement_without_claims_is_about_its_first_clause_subject() -> None:
     """A relative in a later clause (朋友都喊我咸鱼) is not who 我微信昵称叫... is about."""
     (about,) = [
