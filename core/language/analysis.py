@@ -131,6 +131,7 @@ class Analyser:
         self.embedder = embedder
         self.floors = None if embedder is None else Floors(embedder)
         self._distance = distance
+        self._query_extractor: MultilingualExtractor | None = None
         self._lock = threading.Lock()
 
     def preload(self) -> threading.Thread:
@@ -162,6 +163,21 @@ class Analyser:
                 if self._extractor is None:
                     self._extractor = multilingual(self._option)
         return self._extractor
+
+    @property
+    def query_extractor(self) -> MultilingualExtractor:
+        """The extractors questions are read with: with the default choice, the built-in
+        English tagger (and rjieba for Chinese), so a recall never waits for a model's load;
+        a question's concepts only select among those statements put in the graph, and the
+        tagger reads them as the model does on the benchmarks (docs/design.md, "Questions").
+        A chosen extractor reads questions too."""
+        if self._option not in (None, "auto"):
+            return self.extractor
+        if self._query_extractor is None:
+            with self._lock:
+                if self._query_extractor is None:
+                    self._query_extractor = multilingual("simple")
+        return self._query_extractor
 
     def _forced(self, language: str | None) -> str | None:
         """The language statements are analysed in: the call's, else the analyser's; None

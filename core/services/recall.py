@@ -45,7 +45,7 @@ class Ranker:
 
     def __init__(self, ctx: Services) -> None:
         self._reads = ctx.reads
-        self._extractor = ctx.analyser.extractor
+        self._extractor = ctx.analyser.query_extractor
         self._embedder = ctx.analyser.embedder
         self._resolver = ctx.analyser.resolver
         self._params = ctx.params

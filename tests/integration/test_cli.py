@@ -169,3 +169,22 @@ def test_console_script(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.startswith("error: --valid-at: not an ISO-8601 time")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_recall_in_a_fresh_process_loads_no_language_model(tmp_path: Path) -> None:
+    """A question is read by the built-in tagger: `recall` answers without importing spaCy,
+    whose import and load are most of a fresh process's first recall."""
+    db = tmp_path / "m.lbdb"
+    assert run(db, "remember", "My sister Anna moved to Berlin last spring.")[0] == 0
+    child = (
+        "import sys\n"
+        "from bitemporal_core.interfaces.cli import main\n"
+        f"code = main(['--store', {str(db)!r}, 'recall', 'Where does my sister live?'])\n"
+        "print('spacy loaded' if 'spacy' in sys.modules else 'no spacy', code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "My sister Anna moved to Berlin last spring." in done.stdout
+    assert done.stdout.rstrip().endswith("no spacy 0")

@@ -160,6 +160,28 @@ def test_content_terms_drop_stopwords_and_keep_stems() -> None:
     assert content_terms("the and of it is") == []
 
 
+QUESTIONS = [
+    ("Where does Ben's father live?", ["ben", "father"]),
+    ("When did Felix first meet Captain?", ["felix", "captain"]),
+    ("Which days do I work from home?", ["dai", "home"]),
+    ("Who am I working for right now?", []),
+    ("How much coffee do I drink?", ["coffe"]),
+    ("How many kids have I got?", ["kid"]),
+    ("Does Aria appear to live alone?", ["aria"]),
+    ("In which area do Mei and Daniel most likely live?", ["area", "mei", "daniel"]),
+    ("What is the weather like?", ["weather"]),
+    ("How do I get to work?", []),
+]
+
+
+@pytest.mark.parametrize(("text", "keys"), QUESTIONS)
+def test_questions_read_alike(extractor: ConceptExtractor, text: str, keys: list[str]) -> None:
+    """Recall reads questions with the built-in tagger (`Analyser.query_extractor`): an
+    inverted subject, a possessive, "right now", "much", "like" at the end are read as the
+    model reads them."""
+    assert [c.key for s in extractor.sentences(text) for c in s.concepts] == keys
+
+
 def test_simple_extractor_handles_abbreviations_and_decimals() -> None:
     text = "Mr. Smith paid 3.5 dollars, e.g. for tea. Dr. J. K. Rowling lives in Edinburgh."
     sentences = SimpleExtractor().sentences(text)

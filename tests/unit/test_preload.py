@@ -39,3 +39,14 @@ def test_a_preloaded_store_remembers_and_recalls() -> None:
 def test_preload_must_be_a_bool() -> None:
     with pytest.raises(InvalidInput, match="preload"):
         MemoryStore.embedded(None, preload="yes")  # type: ignore[arg-type]
+
+
+def test_questions_are_read_without_the_model_unless_one_is_chosen() -> None:
+    """With the default choice a question is read by the built-in tagger, so a recall never
+    waits for spaCy; an extractor chosen by name or object reads questions too."""
+    default = Analyser()
+    reader = default.query_extractor
+    assert reader.extractors["en"].name == "simple"
+    assert default._extractor is None, "reading a question loaded no model"
+    chosen = Analyser(extractor="spacy")
+    assert chosen.query_extractor is chosen.extractor

@@ -6,6 +6,8 @@ __all__ = [
     "ABBREVIATIONS",
     "ADJECTIVES",
     "ADVERBS",
+    "AFTER_RIGHT",
+    "BEFORE_VERB",
     "COPULAS",
     "FUNCTION_WORDS",
     "INFINITIVE_CUES",
@@ -31,6 +33,7 @@ def _tagged(tag: str, words: str) -> dict[str, str]:
 FUNCTION_WORDS: dict[str, str] = {
     **_tagged("DET", "a an the this that these those each every some any no all both either"),
     **_tagged("DET", "neither another such what which whose my your his her its our their"),
+    **_tagged("ADJ", "many much more most few fewer less least"),
     **_tagged("PRON", "i me you he him she it we us they them myself yourself himself"),
     **_tagged("PRON", "herself itself ourselves yourselves themselves mine yours hers ours"),
     **_tagged("PRON", "theirs who whom someone somebody something anyone anybody anything"),
@@ -96,7 +99,8 @@ hated try tries tried plan plans planned hope hopes hoped decide decides decided
 learn learns learned begin begins began start starts started prefer prefers preferred
 wish wishes wished expect expects expected intend intends intended agree agrees agreed
 refuse refuses refused forget forgets forgot remember remembers remembered choose chooses
-chose able have has had used ought order afraid ready happy glad going
+chose able have has had used ought order afraid ready happy glad going likely unlikely
+unable hoping trying planning wanting get gets got appear appears appeared seem seems seemed
 """
 
 
@@ -148,9 +152,19 @@ ADJECTIVES: frozenset[str] = _words(
 ADVERBS: frozenset[str] = _words(
     """
     very really quite rather almost also just only even still already soon often always
-    never sometimes usually again together away back home abroad ago well instead anyway
+    never sometimes usually again together away back abroad ago well instead anyway
     """
 )
+BEFORE_VERB: frozenset[str] = _words(
+    """
+    first likely unlikely probably most really actually finally ever still just also mostly
+    usually normally already even only never always often sometimes once originally
+    """
+)
+"""Adverbs between an inverted subject and its verb ("did Felix first meet"): the verb still
+follows."""
+AFTER_RIGHT: frozenset[str] = _words("now then away after before here there back")
+"""Words after which "right" is an adverb ("right now")."""
 LY_NOUNS: frozenset[str] = _words(
     """
     family supply reply assembly butterfly jelly belly lily rally ally fly anomaly monopoly

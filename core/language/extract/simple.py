@@ -37,7 +37,7 @@ _ADJ_SUFFIX_EXCEPTIONS = frozenset(
     | {"drive", "five", "hive"}
 )
 _NOUN_CONTEXT = frozenset({"DET", "ADJ", "NUM", "ADP"})
-_KEEP_EXPECTATION = frozenset({"ADV", "PART", "PROPN", "PRON"})
+_KEEP_EXPECTATION = frozenset({"ADV", "PART", "PROPN", "PRON", "CCONJ"})
 
 
 def _is_abbreviation(prefix: str) -> bool:
@@ -137,6 +137,8 @@ class _Tagger:
         if not any(ch.isalnum() for ch in word):
             return "PUNCT"
         capitalized = word[0].isupper() and lower != "i"
+        if self.expect_verb and lower in lex.BEFORE_VERB:
+            return "ADV"
         initial = all(t == "PUNCT" for t in self.tags)
         if capitalized and (not initial or not _known(lower)):
             return "PROPN"
@@ -159,6 +161,12 @@ class _Tagger:
         nxt = self.words[i + 1].lower() if i + 1 < len(self.words) else ""
         if prev_tag == "PART" and prev == "to":
             return "VERB"
+        if lower == "like" and nxt in {"", "?", "."}:
+            return "ADP"  # "What's it like?"
+        if lower == "right" and nxt in lex.AFTER_RIGHT:
+            return "ADV"  # "right now", "right after"
+        if prev_tag == "PART" and prev == "'s" and not _adjective(lower, False):
+            return "NOUN"  # "does Ben's father live": the possessed noun, the verb after it
         if self.expect_verb and not _adjective(lower, False):
             return "VERB"
         if lower.endswith("ly") and lower not in lex.LY_NOUNS and lower not in lex.ADJECTIVES:
@@ -185,6 +193,8 @@ class _Tagger:
         elif tag == "PRON" and lower in lex.SUBJECT_PRONOUNS:
             unambiguous = lower not in {"you", "it"}
             self.expect_verb = unambiguous or i == 0 or prev_tag not in {"VERB", "ADP"}
+        elif tag == "NOUN" and prev_tag == "PART" and self.words[i - 1] in ("'s", "’s"):
+            pass  # the possessed noun of an inverted subject: its verb is still to come
         elif tag not in _KEEP_EXPECTATION:
             self.expect_verb = False
 
