@@ -84,6 +84,8 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
         if claim is not None:
             out.append(claim)
             last = (claim.subject_kind, claim.subject)
+        elif (named := _topic_subject(clause)) is not None:
+            last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
     topic = topic_claims_zh(text, clauses, _topic_subject)
     first = next(iter((*out, *topic)), None)
     who = (first.subject_kind, first.subject) if first else _first_subject(clauses) or last

@@ -217,6 +217,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         if head.startswith(word):
             head = head[len(word) :].lstrip("，, 啊呀")
             break
+    head = head.lstrip(subjects["interjections"] + "，,！!~ ")  # 啊啊啊莉莉今天领证了
     if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
         return None
     if any(
@@ -243,6 +244,9 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         if head.startswith(word) or head == word:
             return "pronoun", word
     starts = subjects["surnames"] + subjects["name_prefixes"]
+    named = _zh_name(head)
+    if named and named[0] in starts and not any(word in head for word in subjects["speaker"]):
+        return "person", named  # 小王被阿里挖走了: a clause that starts with a name
     short = _ZH_NAME.match(head)
     if short and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
         return "person", short.group(0)  # "婚礼改到" is no one's name

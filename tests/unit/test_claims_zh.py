@@ -43,6 +43,10 @@ def test_the_object_before_a_phrasing_is_its_value(text: str, slot: str, value: 
         ("现在我的领导", ("speaker", "")),
         ("李强的老婆", ("relation", "老婆")),
         ("婚礼", None),
+        ("小王被阿里挖", ("person", "小王")),  # a clause that starts with a name
+        ("啊啊啊小王今天领", ("person", "小王")),  # after an interjection
+        ("卡罗拉卖", None),  # a car the segmenter tags as a name: no surname
+        ("张磊爱奇艺会员我退", ("speaker", "")),  # 我 in the clause: a topic said first
     ],
 )
 def test_chinese_subjects(head: str, who: tuple[str, str] | None) -> None:
@@ -130,3 +134,7 @@ def test_a_statement_without_claims_is_about_its_first_clause_subject() -> None:
         c for c in claims_zh("我微信昵称叫一只咸鱼，朋友都直接喊我咸鱼。") if c.slot == "about"
     ]
     assert (about.subject_kind, about.subject) == ("speaker", "")
+
+
+def test_a_subject_named_in_a_clause_without_claims_holds_for_the_next() -> None:
+    assert _slot("同事小李烟瘾超大，天天抽电子烟", "smoking")[:2] == ("person", "小李")
