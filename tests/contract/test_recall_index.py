@@ -218,3 +218,67 @@ def test_saved_index_answers_as_a_fresh_read_and_is_never_stale(tmp_path: Path) 
     index.clear()
     assert _answers(store, at) == after
     store.close()
+
+
+def test_a_process_that_only_writes_leaves_a_saved_index(tmp_path: Path) -> None:
+    """A bulk import into a new namespace, then a single `remember` in another process (as
+    the command line makes them), each closed without a recall: the next process's first
+    recall still finds a saved index and answers exactly as a read from the database."""
+    rng = random.Random(11)
+    path = tmp_path / "mem.lbdb"
+    at = T0
+
+    def items(n: int) -> list[dict[str, Any]]:
+        nonlocal at
+        out = []
+        for _ in range(n):
+            at += timedelta(minutes=rng.randint(1, 90))
+            out.append({"text": _sentence(rng), "at": at})
+        return out
+
+    def first_recall() -> list[Any]:
+        store = MemoryStore.embedded(path)
+        index: Any = store.backend._index  # type: ignore[attr-defined]
+        try:
+            answers = _answers(store, at)
+            assert index.loads == 0, "the saved index was used, not a read of the database"
+            index.clear()
+            assert _answers(store, at) == answers
+            return answers
+        finally:
+            store.close()
+
+    store = MemoryStore.embedded(path)
+    store.remember_many(items(30), namespace="n")
+    store.close()
+    assert len(list((tmp_path / "mem.lbdb.recall").glob("*.idx"))) == 1
+    before = first_recall()
+    store = MemoryStore.embedded(path)
+    (said,) = items(1)
+    store.remember(said["text"], at=said["at"], namespace="n", source="m-1")
+    store.close()
+    assert first_recall() != before  # the new statement is among the answers
+
+
+def test_an_import_into_many_namespaces_holds_a_bounded_index(tmp_path: Path) -> None:
+    """Indexes held only because they were written are bounded (`written_max` versions): the
+    oldest are saved and let go, so an import into many namespaces neither grows the process
+    nor leaves a namespace for its first recall to read from the database."""
+    rng = random.Random(5)
+    path = tmp_path / "mem.lbdb"
+    store = MemoryStore.embedded(path)
+    index: Any = store.backend._index  # type: ignore[attr-defined]
+    index._written_max = 10
+    for n in range(4):
+        store.remember_many(
+            [{"text": _sentence(rng), "at": T0} for _ in range(8)], namespace=f"t{n}"
+        )
+    assert set(index._spaces) == {"t2", "t3"}  # 16 versions held: t0 and t1 saved, let go
+    assert len(list((tmp_path / "mem.lbdb.recall").glob("*.idx"))) == 2
+    store.close()
+    store = MemoryStore.embedded(path)
+    index = store.backend._index  # type: ignore[attr-defined]
+    for n in range(4):
+        assert store.recall("anything at all", namespace=f"t{n}", k=3) is not None
+    assert index.loads == 0
+    store.close()

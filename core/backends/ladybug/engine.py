@@ -189,6 +189,10 @@ class LadybugBackend(CypherBackend):
         last, t_index = cached
         return Clock(last_tx=None if last <= EPOCH else last, t_index=t_index, now=utcnow())
 
+    def _new(self, namespace: str) -> bool:
+        """Whether nothing was ever written to the namespace (no clock yet)."""
+        return namespace not in self._clocks and not self._run(q.READ_CLOCK, {"ns": namespace})
+
     def _apply(self, batches: Sequence[WriteBatch]) -> list[WriteResult]:
         ns = batches[0].namespace
         dim = batch_dim(batches)
@@ -197,6 +201,7 @@ class LadybugBackend(CypherBackend):
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, not {dim}"
             )
         with self._lock:  # the caches change with the commit, under the same lock
+            self._index.keep(self._run, ns, new=self._new(ns))
             self._index.writing(ns)
             with self._transaction():
                 results, last, concepts, related = self._write_chunk(ns, batches, dim)

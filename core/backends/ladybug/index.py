@@ -21,6 +21,7 @@ file), as the namespace clocks cached by the engine already assume.
 from __future__ import annotations
 
 import bisect
+import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -50,6 +51,7 @@ _NEVER = np.iinfo(np.int64).max  # an archived_at that is not set
 _NEVER_KNOWN = np.iinfo(np.int64).min  # the latest recorded_at of an empty index
 _ROWS_MAX = 2_000_000  # versions held over all namespaces; least recently used ones dropped
 _NEIGHBOURS_MAX = 800  # per hop, as the engine's neighbourhood statement limits it
+_WRITTEN_MAX = 250_000  # versions held for namespaces only written (saved, then dropped)
 _FACTS_MAX = 20_000  # fact rows kept per namespace (about 1 KB each), oldest read dropped
 LAZY = ("postings", "concepts", "adjacent", "out", "steps", "touches", "mentions")
 """The mappings a saved index packs (`lazy`): a recall reads only its keys' values."""
@@ -438,15 +440,24 @@ class NamespaceIndex:
 class RecallIndex:
     """Namespace indexes of one engine, least recently used dropped beyond `rows_max`."""
 
-    def __init__(self, rows_max: int = _ROWS_MAX, saved: SavedIndexes | None = None) -> None:
+    def __init__(
+        self,
+        rows_max: int = _ROWS_MAX,
+        saved: SavedIndexes | None = None,
+        *,
+        written_max: int = _WRITTEN_MAX,
+    ) -> None:
         self._spaces: OrderedDict[str, NamespaceIndex] = OrderedDict()
         self._max = rows_max
         self._saved = saved
+        self._written: OrderedDict[str, None] = OrderedDict()  # held by `keep`, not recalled
+        self._written_max = written_max
         self.loads = 0  # namespaces read from the database (not from a saved index)
 
     def get(self, run: Run, namespace: str) -> NamespaceIndex:
         """The namespace's index: held, else saved and still exact, else read from the
         database."""
+        self._written.pop(namespace, None)
         found = self._spaces.get(namespace)
         if found is not None:
             self._spaces.move_to_end(namespace)
@@ -459,12 +470,27 @@ class RecallIndex:
         if found is None:
             found = self._load(run, namespace)
             self.loads += 1
-        self._spaces[namespace] = found
+        return self._hold(run, namespace, found)
+
+    def _hold(self, run: Run, namespace: str, index: NamespaceIndex) -> NamespaceIndex:
+        """Hold `index` as the namespace's newest, dropping the least recently used beyond
+        `rows_max` versions (saved first: a write may have deleted its file)."""
+        self._spaces[namespace] = index
+        self._spaces.move_to_end(namespace)
         held = sum(len(s.ids) for s in self._spaces.values())
         while held > self._max and len(self._spaces) > 1:
-            _, dropped = self._spaces.popitem(last=False)
-            held -= len(dropped.ids)
-        return found
+            dropped = next(iter(self._spaces))
+            held -= len(self._release(run, dropped).ids)
+        return index
+
+    def _release(self, run: Run, namespace: str) -> NamespaceIndex:
+        """Stop holding a namespace's index, saved first where indexes are saved."""
+        index = self._spaces.pop(namespace)
+        self._written.pop(namespace, None)
+        if self._saved is not None and (stamp := self._stamp(run, namespace)):
+            with contextlib.suppress(OSError):  # a full disk: its first recall reads it again
+                self._saved.save(namespace, stamp, index)
+        return index
 
     @staticmethod
     def _stamp(run: Run, namespace: str) -> tuple[str, ...]:
@@ -479,6 +505,29 @@ class RecallIndex:
             if (index := self._spaces.get(namespace)) is not None:
                 self._saved_vectors(namespace, index)
             self._saved.invalidate(namespace)
+
+    def keep(self, run: Run, namespace: str, *, new: bool) -> None:
+        """Before a write the index follows: hold the namespace's index from now on, so that
+        the write updates it and `close` saves it and the next process still finds one (after
+        a `remember` from the command line, a bulk import): an empty one for a `new`
+        namespace, else the saved one while it is exact; a namespace never recalled is left
+        to its first recall. Only where indexes are saved (an on-disk store)."""
+        if self._saved is None or namespace in self._spaces:
+            return
+        stamp = () if new else self._stamp(run, namespace)
+        index = NamespaceIndex() if new else self._saved.load(namespace, stamp)
+        if not isinstance(index, NamespaceIndex):
+            return
+        index.from_saved = not new
+        self._hold(run, namespace, index)
+        self._written[namespace] = None
+        sizes = {ns: len(self._spaces[ns].ids) for ns in self._written}
+        total = sum(sizes.values())
+        for older in list(self._written)[:-1]:  # a bulk import into many namespaces
+            if total <= self._written_max:
+                break
+            total -= sizes[older]
+            self._release(run, older)
 
     def _saved_vectors(self, namespace: str, index: NamespaceIndex) -> None:
         if index.vectors is None and index.from_saved and self._saved is not None:
@@ -566,6 +615,7 @@ class RecallIndex:
 
     def drop(self, namespace: str) -> None:
         self._spaces.pop(namespace, None)
+        self._written.pop(namespace, None)
 
     def drop_inferred(self, namespace: str) -> None:
         if (index := self._spaces.get(namespace)) is not None:
@@ -573,3 +623,4 @@ class RecallIndex:
 
     def clear(self) -> None:
         self._spaces.clear()
+        self._written.clear()
