@@ -13,7 +13,8 @@ users' data in the same file). Every message carries a message id as adapters se
 single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 40 words
 (p50/p95, in a fresh namespace, in `big`, and on an empty store), recall p50/p95 in `big` and
 in one tenant, the first recall of a fresh process (`first-recall`, run as a child; also
-opened with `preload=True` and recalled 5 s later), peak RSS, disk, the load.
+opened with `preload=True` and recalled 5 s later, and after a process that only remembered one
+message, as the command line does), peak RSS, disk, the load.
 `--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
 latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.
@@ -164,7 +165,20 @@ def recalls(store: Any, namespace: str, queries: list[str]) -> Json:
 def first_recall(args: argparse.Namespace) -> None:
     """In this fresh process: open the store, then time its first recall (and the second).
     With `--idle S`: opened with `preload=True`, the first recall `S` seconds after opening
-    (an application that opens its store before the first user message)."""
+    (an application that opens its store before the first user message). With
+    `--remember-only`: remember one message and close, timing both (a command-line
+    `remember`; the next process's first recall shows whether it left a saved index)."""
+    if args.remember_only:
+        t0 = time.perf_counter()
+        store = open_store(args, make_embedder(args.embedder))
+        said = "I started learning the cello last month."
+        source = msg_id(random.Random())
+        _, ms = timed(store.remember, said, namespace=args.namespace, source=source)
+        t1 = time.perf_counter()
+        store.close()
+        out = {"remember_ms": ms, "close_ms": (time.perf_counter() - t1) * 1000}
+        print(json.dumps(out | {"open_ms": (t1 - t0) * 1000 - ms}))
+        return
     t0 = time.perf_counter()
     store = open_store(args, make_embedder(args.embedder), preload=args.idle > 0)
     opened = time.perf_counter()
@@ -177,11 +191,16 @@ def first_recall(args: argparse.Namespace) -> None:
 
 
 def child_first_recall(
-    args: argparse.Namespace, namespace: str, query: str, idle: float = 0.0
+    args: argparse.Namespace,
+    namespace: str,
+    query: str,
+    idle: float = 0.0,
+    *,
+    remember_only: bool = False,
 ) -> Json:
     cmd = [sys.executable, __file__, "first-recall", "--engine", args.engine, "--store"]
     cmd += [args.store, "--namespace", namespace, "--query", query, "--embedder", args.embedder]
-    cmd += ["--idle", str(idle)]
+    cmd += ["--idle", str(idle)] + (["--remember-only"] if remember_only else [])
     if args.neo4j_uri:
         cmd += ["--neo4j-uri", args.neo4j_uri]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -200,6 +219,8 @@ def measure(args: argparse.Namespace) -> None:
     row["first_recall_big"] = child_first_recall(args, BIG, queries[0])
     row["first_recall_tenant"] = child_first_recall(args, "t0001", queries[1])
     row["first_recall_big_preload_5s"] = child_first_recall(args, BIG, queries[0], idle=5.0)
+    row["remember_only_big"] = child_first_recall(args, BIG, "", remember_only=True)
+    row["first_recall_big_after_remember"] = child_first_recall(args, BIG, queries[0])
     embedder = make_embedder(args.embedder)
     if embedder is not None:
         embedder = QueryCache(embedder, queries)
@@ -249,6 +270,7 @@ def main() -> None:
     ap.add_argument("--namespace", default=BIG)
     ap.add_argument("--query", default="")
     ap.add_argument("--idle", type=float, default=0.0, help="first-recall: preload, wait S s")
+    ap.add_argument("--remember-only", action="store_true", help="first-recall: write, close")
     ap.add_argument("--embedder", default="none", choices=("none", "minilm", "e5"))
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()
