@@ -66,15 +66,25 @@ class Mentions:
 
     def pronoun(self, word: str) -> str | None:
         """The entity a pronoun points back to: he/she the latest person or relative who is
-        not a group; they/them the latest group (else None: the speaker's "they")."""
+        not a group and whose relation does not say the other gender (she is not "my dad");
+        they/them the latest group (else None: the speaker's "they")."""
         singular = word in _SINGULAR_PRONOUNS
+        wanted = _gender(word)
         for key in self.recent:
             if "=" in key:
                 continue
-            plural = key.split(":", 1)[1] in _PLURAL
-            if plural != singular:
+            name = key.split(":", 1)[1]
+            plural = name in _PLURAL
+            known = _gender(name) if key.startswith("relation:") else None
+            if plural != singular and not (wanted and known and known != wanted):
                 return key
         return None
+
+
+def _gender(word: str) -> str | None:
+    """"male" or "female" for a pronoun or relation word that says one (`data/slots.json`)."""
+    genders = slot_table()["subjects"]["genders"]
+    return next((g for g, words in genders.items() if word in words), None)
 
 
 def entity_key(kind: str, name: str, speaker: str | None) -> str:

@@ -206,6 +206,20 @@ def test_a_relative_named_once_stands_for_that_person() -> None:
     assert [k for k in mentions.recent if "=" in k] == ["relation:dad=person:joe"]
 
 
+def test_a_pronoun_skips_a_relative_of_the_other_gender() -> None:
+    """"She" is not "my dad", 他 not 妈妈; a name says no gender, so it stays a candidate."""
+    mentions = Mentions()
+    for key in ("relation:mum", "relation:dad"):
+        mentions.add(key)
+    assert (mentions.pronoun("she"), mentions.pronoun("he")) == ("relation:mum", "relation:dad")
+    mentions.add("person:sam")
+    assert mentions.pronoun("she") == "person:sam"
+    zh = Mentions()
+    for key in ("relation:爸爸", "relation:妈妈"):
+        zh.add(key)
+    assert (zh.pronoun("他"), zh.pronoun("她")) == ("relation:爸爸", "relation:妈妈")
+
+
 @pytest.mark.parametrize(
     ("text", "change"),
     [
