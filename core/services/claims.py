@@ -82,7 +82,7 @@ class Mentions:
 
 
 def _gender(word: str) -> str | None:
-    """ "male" or "female" for a pronoun or relation word that says one (`data/slots.json`)."""
+    """The gender ("male", "female") a pronoun or relation word says, if any (`data/slots.json`)."""
     genders = slot_table()["subjects"]["genders"]
     return next((g for g, words in genders.items() if word in words), None)
 

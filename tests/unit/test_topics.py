@@ -207,7 +207,7 @@ def test_a_relative_named_once_stands_for_that_person() -> None:
 
 
 def test_a_pronoun_skips_a_relative_of_the_other_gender() -> None:
-    """ "She" is not "my dad", 他 not 妈妈; a name says no gender, so it stays a candidate."""
+    """A pronoun: "she" is not "my dad", 他 not 妈妈; a name says no gender, so it stays."""
     mentions = Mentions()
     for key in ("relation:mum", "relation:dad"):
         mentions.add(key)
