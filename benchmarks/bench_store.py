@@ -186,6 +186,7 @@ def first_recall(args: argparse.Namespace) -> None:
     _, first = timed(store.recall, args.query, namespace=args.namespace, k=10)
     _, second = timed(store.recall, args.query + " today", namespace=args.namespace, k=10)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    store.close()  # as the command line and an application at exit (saves the recall index)
     out = {"open_ms": (opened - t0) * 1000, "first_ms": first, "second_ms": second, "rss_mb": rss}
     print(json.dumps(out))
 
