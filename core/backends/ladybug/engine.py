@@ -25,7 +25,7 @@ from bitemporal_core.backends.base import (
 )
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug import erase
-from bitemporal_core.backends.ladybug.index import RecallIndex
+from bitemporal_core.backends.ladybug.held import RecallIndex
 from bitemporal_core.backends.ladybug.opening import (
     claim_path,
     create_schema,
