@@ -232,11 +232,17 @@ def plan_statements(
         needed = [c for c in claims if ctx.llm is not None or may_retire(c)]
         if updates != "off" and needed:
             book.ensure(ctx, namespace, needed, at)
-        retire = (
-            _retirements(ctx, namespace, st, claims, book, at, speaker, mentions)
-            if updates != "off"
-            else []
+        said = _Said(
+            ctx=ctx,
+            namespace=namespace,
+            st=st,
+            claims=claims,
+            book=book,
+            at=at,
+            speaker=speaker,
+            mentions=mentions,
         )
+        retire = _retirements(said) if updates != "off" else []
         for r in retire:
             book.retire(r.fact_id)
         if kept < MAX_PLANNED:
@@ -277,61 +283,64 @@ def _name_terms(st: Analysed) -> set[str]:
     return {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
 
 
-def _named_elsewhere(
-    ctx: Services,
-    namespace: str,
-    st: Analysed,
-    claims: Sequence[Claim],
-    book: Book,
-    at: datetime,
-    mentions: Mentions,
-) -> list[tuple[str, Claim, str]]:
+@attrs.frozen(kw_only=True)
+class _Said:
+    """One statement being planned, with what its retirements are weighed against."""
+
+    ctx: Services
+    namespace: str
+    st: Analysed
+    claims: Sequence[Claim]
+    book: Book
+    at: datetime
+    speaker: str | None
+    mentions: Mentions
+
+    @property
+    def scope(self) -> RecallScope:
+        """Current facts as known when the statement was said."""
+        return RecallScope(namespace=self.namespace, valid_at=self.at, known_at=self.at)
+
+
+def _named_elsewhere(s: _Said) -> list[tuple[str, Claim, str]]:
     """What a change that names someone or something by name ("hollie moved out", "biscuit
     died", "dr okafor retired") and ends nothing of its own subject ends of the others the
     conversation recently mentioned: their facts that name that name ("my flatmate is Hollie",
     "the kids' hamster is called Biscuit"). The speaker is never reached this way; their
     claims are read only here, when the statement's own subject held nothing to retire."""
-    names = _name_terms(st)
-    others = [k for k in mentions.recent if "=" not in k] if names else []
+    names = _name_terms(s.st)
+    others = [k for k in s.mentions.recent if "=" not in k] if names else []
     reach = [
         attrs.evolve(c, subject=other)
-        for c in claims
+        for c in s.claims
         if c.slot in (TOPIC, ANY) and may_retire(c) and (c.slot == TOPIC or not c.positive)
         for other in others
         if other != c.subject
     ]
     if not reach:
         return []
-    book.ensure(ctx, namespace, reach, at)
+    s.book.ensure(s.ctx, s.namespace, reach, s.at)
     found: list[tuple[str, Claim, str]] = []
     for claim in reach:
         named = [
-            c for c in book.candidates(claim.subject) if names & {*c.claim.keys, *c.claim.context}
+            c for c in s.book.candidates(claim.subject) if names & {*c.claim.keys, *c.claim.context}
         ]
         found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
     return found
 
 
-def _retirements(
-    ctx: Services,
-    namespace: str,
-    st: Analysed,
-    claims: Sequence[Claim],
-    book: Book,
-    at: datetime,
-    speaker: str | None,
-    mentions: Mentions,
-) -> list[Retire]:
+def _retirements(s: _Said) -> list[Retire]:
     """What a statement retires: the LLM's decision among the candidates when one is
     configured and answers, else the offline rules' (the later claim acting last; facts of
     others only when its own subject held nothing: `_named_elsewhere`)."""
-    kept = {f for c in claims for f in restated(c, book.candidates(c.subject))}
+    book = s.book
+    kept = {f for c in s.claims for f in restated(c, book.candidates(c.subject))}
     by_rule = [
         (fact_id, claim, claim.rule)
-        for claim in claims
+        for claim in s.claims
         for fact_id in retired_by(claim, book.candidates(claim.subject))
         if not (claim.slot == TOPIC and fact_id in kept)
-    ] or _named_elsewhere(ctx, namespace, st, claims, book, at, mentions)
+    ] or _named_elsewhere(s)
     offline: dict[str, Retire] = {}
     for fact_id, claim, rule in by_rule:
         offline.setdefault(
@@ -343,10 +352,10 @@ def _retirements(
                 confidence=_confidence(claim),
             ),
         )
-    found = list(offline.values()) or _nearest(ctx, namespace, st, claims, book, at, kept, speaker)
-    if ctx.llm is None:
+    found = list(offline.values()) or _nearest(s, kept)
+    if s.ctx.llm is None:
         return found
-    decided = _llm_retirements(ctx, namespace, st, claims, book, at)
+    decided = _llm_retirements(s)
     return found if decided is None else decided
 
 
@@ -360,35 +369,26 @@ def _says_change(claim: Claim) -> bool:
     )
 
 
-def _nearest(
-    ctx: Services,
-    namespace: str,
-    st: Analysed,
-    claims: Sequence[Claim],
-    book: Book,
-    at: datetime,
-    kept: set[str],
-    speaker: str | None,
-) -> list[Retire]:
+def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
     """The nearest-fact rule: a statement that says something changed, when no slot or topic
     rule found what it replaces, retires the current fact nearest to it by embedding that is
     about the same subject, if it is nearer than `Formation.nearest` (rescaled from what the
     embedder gives unrelated text: `language.nearness`). "A month in on daily contacts"
     names nothing "I wear glasses full time" names; their vectors are near."""
-    floors, limit = ctx.analyser.floors, ctx.formation.nearest
+    st, claims, speaker = s.st, s.claims, s.speaker
+    floors, limit = s.ctx.analyser.floors, s.ctx.formation.nearest
     if floors is None or limit is None or st.embedding is None or not claims:
         return []
     if any(c.mode in ("add", "tentative", "past") for c in claims):
         return []
     if not (st.change or any(_says_change(c) for c in claims)):
         return []
-    scope = RecallScope(namespace=namespace, valid_at=at, known_at=at)
     found = [
         (fact, cosine)
-        for fact, cosine in ctx.reads.vector_search(scope, st.embedding, _NEAR_CANDIDATES)
-        if fact.id not in kept and fact.id not in book.gone and fact.kind != TALK
+        for fact, cosine in s.ctx.reads.vector_search(s.scope, st.embedding, _NEAR_CANDIDATES)
+        if fact.id not in kept and fact.id not in s.book.gone and fact.kind != TALK
     ]
-    held = ctx.facts.version_claims(namespace, [f.version_id for f, _ in found])
+    held = s.ctx.facts.version_claims(s.namespace, [f.version_id for f, _ in found])
     ending = ends_subject(st.change)
     for fact, cosine in found:  # nearest first: only the nearest of the same subject counts
         theirs = held.get(fact.version_id, ())
@@ -432,29 +432,22 @@ def _confidence(claim: Claim) -> float:
     return _CONFIDENCE["single"] if claim.single else _CONFIDENCE["replace"]
 
 
-def _llm_retirements(
-    ctx: Services,
-    namespace: str,
-    st: Analysed,
-    claims: Sequence[Claim],
-    book: Book,
-    at: datetime,
-) -> list[Retire] | None:
+def _llm_retirements(s: _Said) -> list[Retire] | None:
     """The LLM's choice among the candidates: the facts holding claims of the statement's
     subjects, the nearest current facts by embedding, and the best by keyword; None when it
     fails or answers nothing usable (the offline rules then decide)."""
+    ctx, book, st = s.ctx, s.book, s.st
     assert ctx.llm is not None
     found: dict[str, Fact] = {}
-    for claim in claims:
+    for claim in s.claims:
         for c in book.candidates(claim.subject):
             if c.fact_id in book.facts:
                 found.setdefault(c.fact_id, book.facts[c.fact_id])
-    scope = RecallScope(namespace=namespace, valid_at=at, known_at=at)
     terms = [t for t, _ in st.terms]
-    for fact, _ in ctx.reads.keyword_search(scope, terms, _LLM_CANDIDATES) if terms else ():
+    for fact, _ in ctx.reads.keyword_search(s.scope, terms, _LLM_CANDIDATES) if terms else ():
         found.setdefault(fact.id, fact)
     if st.embedding is not None:
-        for fact, _ in ctx.reads.vector_search(scope, st.embedding, _LLM_CANDIDATES):
+        for fact, _ in ctx.reads.vector_search(s.scope, st.embedding, _LLM_CANDIDATES):
             found.setdefault(fact.id, fact)
     candidates = [f for f in found.values() if f.kind != TALK]
     try:
