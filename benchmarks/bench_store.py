@@ -15,6 +15,19 @@ single `remember` with a message id of held-out chitchat turns cut to 3, 12 and 
 in one tenant, the first recall of a fresh process (`first-recall`, run as a child; also
 opened with `preload=True` and recalled 5 s later, and after a process that only remembered one
 message, as the command line does), peak RSS, disk, the load.
+
+    .venv/bin/python benchmarks/bench_store.py grow --store NEW_PATH --msgs 10000 \
+        [--replan off] [--wal-mb 16]
+    .venv/bin/python benchmarks/bench_store.py bulk --store NEW_PATH --msgs 12000 [--replan off]
+
+`grow`: one process opens an empty store and remembers the chitchat stream one message at a
+time (message ids, speaker, session, as an adapter sends them), as a chat application that
+starts empty and keeps running does; prints single `remember` p50/p95 per window of 250 calls
+and the last window against the first. `--replan off` keeps the statements prepared while the
+store was empty (what the engine did before it prepared them again as it grows); `--wal-mb 16`
+checkpoints the write-ahead log at LadybugDB's default size instead of the engine's 4 MB.
+`bulk`: `remember_many` of the stream into an empty store in calls of 1,000 messages; prints
+msg/s overall and per call, with the same switches.
 `--embedder minilm|e5` builds and measures with vectors (give the same one to both); recall
 latency then excludes embedding the query (computed before the timed calls, reported apart).
 Asserts nothing.
@@ -258,9 +271,82 @@ def measure(args: argparse.Namespace) -> None:
         out.write(json.dumps(row) + "\n")
 
 
+def empty_store(args: argparse.Namespace) -> Any:
+    """A new store, with the engine as it was before stop 34 where the A/B switches say."""
+    if args.replan == "off":
+        from bitemporal_core.backends.ladybug import engine
+
+        engine._REPLAN_FIRST = 2**62  # never: the plans prepared on the empty tables stay
+    if args.wal_mb:  # the engine checkpoints at q.WAL_SMALL_BYTES between single writes
+        from bitemporal_core.backends.ladybug import cypher as q
+
+        q.WAL_SMALL_BYTES = args.wal_mb * 2**20
+        q.WAL_SMALL = f"CALL checkpoint_threshold={q.WAL_SMALL_BYTES}"
+    if args.engine != "ladybug" or Path(args.store).exists():
+        raise SystemExit(f"{args.command} starts on a new embedded store: {args.store} exists")
+    return open_store(args)
+
+
+def bulk(args: argparse.Namespace) -> None:
+    """`remember_many` of the chitchat stream into a new store, calls of 1,000 (chunk 500)."""
+    stream, _ = load_data()
+    store = empty_store(args)
+    store.remember("A first message loads the models.", namespace="warm")
+    batch, rates = items(stream[: args.msgs], random.Random(17), timedelta(0)), []
+    t0 = time.monotonic()
+    for start in range(0, len(batch), 1_000):
+        part = batch[start : start + 1_000]
+        _, ms = timed(store.remember_many, part, namespace=BIG, chunk=500)
+        rates.append(round(len(part) / ms * 1000))
+    seconds = time.monotonic() - t0
+    store.close()
+    row = {
+        "command": "bulk",
+        "replan": args.replan,
+        "wal_mb": args.wal_mb or None,
+        "msgs": len(batch),
+        "msg_per_s": round(len(batch) / seconds),
+        "per_call_msg_per_s": rates,
+        "load": load(),
+    }
+    print(json.dumps(row))
+    with open(args.out, "a") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+def grow(args: argparse.Namespace) -> None:
+    stream, _ = load_data()
+    store, rng = empty_store(args), random.Random(17)
+    t0, lat, windows = time.monotonic(), [], []
+    for m in items(stream[: args.msgs], rng, timedelta(0)):
+        meta = {"speaker": m["speaker"], "session": m["session"]}
+        _, seconds = timed(
+            store.remember, m["text"], namespace=BIG, at=m["at"], source=m["id"], **meta
+        )
+        lat.append(seconds)
+        if len(lat) % 250 == 0:
+            windows.append({"msgs": len(lat), **stats_ms(lat[-250:])})
+            print(json.dumps(windows[-1]), flush=True)
+    store.close()
+    first, last = windows[0], windows[-1]
+    row = {
+        "command": "grow",
+        "replan": args.replan,
+        "wal_mb": args.wal_mb or None,
+        "msgs": len(lat),
+        "seconds": round(time.monotonic() - t0, 1),
+        "windows": windows,
+        "last_over_first_p50": round(last["p50"] / first["p50"], 2),
+        "load": load(),
+    }
+    print(json.dumps(row))
+    with open(args.out, "a") as out:
+        out.write(json.dumps(row) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=("build", "measure", "first-recall"))
+    ap.add_argument("command", choices=("build", "measure", "first-recall", "grow", "bulk"))
     ap.add_argument("--engine", default="ladybug", choices=("ladybug", "neo4j"))
     ap.add_argument("--store", required=True, help="LadybugDB path (a label for Neo4j)")
     ap.add_argument("--neo4j-uri", default=None)
@@ -273,9 +359,19 @@ def main() -> None:
     ap.add_argument("--idle", type=float, default=0.0, help="first-recall: preload, wait S s")
     ap.add_argument("--remember-only", action="store_true", help="first-recall: write, close")
     ap.add_argument("--embedder", default="none", choices=("none", "minilm", "e5"))
+    ap.add_argument("--msgs", type=int, default=10_000, help="grow: messages remembered")
+    ap.add_argument("--wal-mb", type=int, default=0, help="grow: checkpoint size, A/B switch")
+    ap.add_argument("--replan", default="on", choices=("on", "off"), help="grow: A/B switch")
     ap.add_argument("--out", default="/work/bench-stores/measurements.jsonl")
     args = ap.parse_args()
-    {"build": build, "measure": measure, "first-recall": first_recall}[args.command](args)
+    commands = {
+        "build": build,
+        "measure": measure,
+        "first-recall": first_recall,
+        "grow": grow,
+        "bulk": bulk,
+    }
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -167,3 +167,44 @@ def test_neo4j_statements_start_from_an_index(
     assert len(seen) > 50
     assert any(q.startswith("CYPHER replan=skip CALL () {") for q in seen)  # a write, held
     assert scanning == {}
+
+
+def test_ladybug_prepares_its_statements_again_as_an_empty_store_grows() -> None:
+    """The engine plans a lookup over a nearly empty table as a scan, and a prepared plan is
+    kept for the connection's life: a process that began on an empty store would go on
+    scanning. The backend prepares again each time it has doubled what it wrote."""
+    grown = MemoryStore.embedded(None, extractor="simple")
+    backend: Any = grown.backend
+    keyed = lq.SHARED.KEYED_CLAIMS
+    assert _ladybug_scans(backend._run, keyed, {"id": "x"})  # the empty store's plan
+    began = backend._conn
+    said = [
+        {"text": f"My friend Sam{i} likes the {w} in Lyon.", "id": f"m{i}", "speaker": "user"}
+        for i, w in enumerate(["park", "river", "museum", "market"] * 150)
+    ]
+    grown.remember_many(said, namespace="n", chunk=200)
+    assert backend._conn is not began
+    assert _ladybug_scans(backend._run, keyed, {"id": "x"}) == []
+    grown.close()
+
+
+def test_ladybug_checkpoints_a_small_log_between_single_writes(tmp_path: Any) -> None:
+    """Lookups slow down as the write-ahead log grows, so single writes checkpoint it at
+    4 MB; a bulk chunk raises that (fewer, larger checkpoints) until single writes resume."""
+    store = MemoryStore.embedded(str(tmp_path / "s.lbdb"), extractor="simple")
+    run: Any = store.backend._run
+    setting = "CALL current_setting('checkpoint_threshold') RETURN *"
+
+    def threshold() -> int:
+        return int(run(setting)[0][0])
+
+    assert threshold() == lq.WAL_SMALL_BYTES
+    said = [{"text": f"I visited museum {i} in Lyon.", "id": f"m{i}"} for i in range(40)]
+    store.remember_many(said, namespace="n", chunk=40)
+    assert threshold() == lq.WAL_BULK_BYTES
+    for i in range(15):
+        store.remember(f"I read book {i}.", namespace="n")
+    assert threshold() == lq.WAL_BULK_BYTES  # a bulk import's few messages between chunks
+    store.remember("I read one more book.", namespace="n")
+    assert threshold() == lq.WAL_SMALL_BYTES
+    store.close()

@@ -88,6 +88,13 @@ BEGIN = "BEGIN TRANSACTION"
 BEGIN_READ = "BEGIN TRANSACTION READ ONLY"
 COMMIT = "COMMIT"
 ROLLBACK = "ROLLBACK"
+# The write-ahead log's size at which the engine folds it into the file: small while single
+# messages are written (lookups slow down as the log grows), larger while a bulk import writes
+# chunks of hundreds (fewer, larger checkpoints). Measured in benchmarks/RESULTS.md.
+WAL_SMALL_BYTES = 4 * 2**20
+WAL_BULK_BYTES = 16 * 2**20
+WAL_SMALL = f"CALL checkpoint_threshold={WAL_SMALL_BYTES}"
+WAL_BULK = f"CALL checkpoint_threshold={WAL_BULK_BYTES}"
 
 # The statements both engines share, as LadybugDB runs them (see `backends.cypher`).
 SHARED = Statements(Dialect(one_start=True))

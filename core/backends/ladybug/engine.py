@@ -74,6 +74,8 @@ __all__ = ["LadybugBackend"]
 
 R = TypeVar("R")
 _OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
+_REPLAN_FIRST = 64  # rows written by this process before its statements are prepared again
+_BULK_BATCHES = 16  # a write of this many messages or more is a bulk chunk (`_wal`)
 
 
 class LadybugBackend(CypherBackend):
@@ -131,6 +133,8 @@ class LadybugBackend(CypherBackend):
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
         self._dims: dict[str, int | None] = {}  # each namespace's embedding dimension
+        self._written, self._replan_at = 0, _REPLAN_FIRST  # see `_replan`
+        self._small_writes = _BULK_BATCHES  # single-message writes in a row (see `_wal`)
         folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
         saved = (
             SavedIndexes(folder, read_only=read_only)
@@ -201,6 +205,7 @@ class LadybugBackend(CypherBackend):
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, not {dim}"
             )
         with self._lock:  # the caches change with the commit, under the same lock
+            self._wal(bulk=len(batches) >= _BULK_BATCHES)
             self._index.keep(self._run, ns, new=self._new(ns))
             self._index.writing(ns)
             with self._transaction():
@@ -212,7 +217,36 @@ class LadybugBackend(CypherBackend):
             self._index.written(ns, steps, concepts, related)
             if any(b.archive for b in batches):
                 self._index.drop(ns)  # archived_at is read again on the next recall
+            self._replan(sum(len(b.versions) + len(b.messages) for b in batches))
         return results
+
+    def _wal(self, *, bulk: bool) -> None:
+        """The log size that checkpoints a database this backend opened: larger from a bulk
+        chunk on, small again after `_BULK_BATCHES` smaller writes in a row (a bulk import
+        writes a few messages apart between its chunks), `q.WAL_BULK` and `q.WAL_SMALL`."""
+        was = self._small_writes
+        self._small_writes = 0 if bulk else was + 1
+        if not self._owns_db:
+            return
+        if bulk and was >= _BULK_BATCHES:
+            self._run(q.WAL_BULK)
+        elif self._small_writes == _BULK_BATCHES:
+            self._run(q.WAL_SMALL)
+
+    def _replan(self, rows: int) -> None:
+        """Prepare every statement again each time this process has doubled what it wrote.
+
+        The engine plans a lookup over a nearly empty table as a scan of that table joined by
+        hash (it flips to an index lookup at a few hundred rows), and the binding keeps each
+        prepared plan for the connection's life: in a process that began on an empty store,
+        reading the claims under one key cost 1.3 ms after 1,000 messages and 4.8 ms after
+        6,000, instead of 0.1 (benchmarks/RESULTS.md). A new connection prepares afresh."""
+        self._written += rows
+        if self._written < self._replan_at:
+            return
+        self._replan_at = 2 * self._written
+        stale, self._conn = self._conn, type(self._conn)(self._db)
+        stale.close()
 
     def _write_chunk(
         self, ns: str, batches: Sequence[WriteBatch], dim: int | None

@@ -106,15 +106,15 @@ def open_database(ladybug: Any, target: str, pool: int, *, read_only: bool = Fal
     """Opens the database file. A WAL whose last record is torn (the process died, or the disk
     filled, while writing a transaction that was never acknowledged) is replayed up to that
     record, as the engine's recovery option allows, instead of refusing the whole store."""
+    options = {"buffer_pool_size": pool, "read_only": read_only}
+    options["checkpoint_threshold"] = q.WAL_SMALL_BYTES
     try:
-        return ladybug.Database(target, buffer_pool_size=pool, read_only=read_only)
+        return ladybug.Database(target, **options)
     except RuntimeError as e:
         if "WAL file is corrupted" not in str(e):
             raise
     _log.warning("%s: the WAL's last record was torn; replayed up to it", target)
-    return ladybug.Database(
-        target, buffer_pool_size=pool, read_only=read_only, throw_on_wal_replay_failure=False
-    )
+    return ladybug.Database(target, **options, throw_on_wal_replay_failure=False)
 
 
 def _run(ladybug: Any, path: Path, statement: str, buffer_pool_size: int) -> None:
