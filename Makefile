@@ -75,6 +75,9 @@ bench-scale: install
 	$(PY) benchmarks/bench_store.py build --facts $(SCALE_FACTS) --store $(SCALE_DIR)/tenants.lbdb
 	$(PY) benchmarks/bench_store.py measure --store $(SCALE_DIR)/tenants.lbdb --out $(SCALE_DIR)/measurements.jsonl
 	$(PY) benchmarks/bench_sessions.py --store $(SCALE_DIR)/tenants.lbdb
+	rm -rf $(SCALE_DIR)/grow.lbdb $(SCALE_DIR)/grow.lbdb.* $(SCALE_DIR)/bulk.lbdb $(SCALE_DIR)/bulk.lbdb.*
+	$(PY) benchmarks/bench_store.py grow --store $(SCALE_DIR)/grow.lbdb --msgs 10000 --out $(SCALE_DIR)/measurements.jsonl
+	$(PY) benchmarks/bench_store.py bulk --store $(SCALE_DIR)/bulk.lbdb --msgs 12000 --out $(SCALE_DIR)/measurements.jsonl
 	$(PY) benchmarks/bench_neo4j_keyword.py --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --msgs $(SCALE_MSGS)
 	$(PY) benchmarks/bench_store.py build --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --facts $(SCALE_FACTS) --store neo4j
 	$(PY) benchmarks/bench_store.py measure --engine neo4j --neo4j-uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --store neo4j --out $(SCALE_DIR)/measurements.jsonl
