@@ -274,9 +274,9 @@ def measure(args: argparse.Namespace) -> None:
 def empty_store(args: argparse.Namespace) -> Any:
     """A new store, with the engine as it was before stop 34 where the A/B switches say."""
     if args.replan == "off":
-        from bitemporal_core.backends.ladybug import engine
+        from bitemporal_core.backends.ladybug import runner
 
-        engine._REPLAN_FIRST = 2**62  # never: the plans prepared on the empty tables stay
+        runner.REPLAN_FIRST = 2**62  # never: the plans prepared on the empty tables stay
     if args.wal_mb:  # the engine checkpoints at q.WAL_SMALL_BYTES between single writes
         from bitemporal_core.backends.ladybug import cypher as q
 

@@ -177,13 +177,12 @@ def test_ladybug_prepares_its_statements_again_as_an_empty_store_grows() -> None
     backend: Any = grown.backend
     keyed = lq.SHARED.KEYED_CLAIMS
     assert _ladybug_scans(backend._run, keyed, {"id": "x"})  # the empty store's plan
-    began = backend._conn
     said = [
         {"text": f"My friend Sam{i} likes the {w} in Lyon.", "id": f"m{i}", "speaker": "user"}
         for i, w in enumerate(["park", "river", "museum", "market"] * 150)
     ]
     grown.remember_many(said, namespace="n", chunk=200)
-    assert backend._conn is not began
+    assert backend._runner.renewed > 0  # a new connection prepared the statements again
     assert _ladybug_scans(backend._run, keyed, {"id": "x"}) == []
     grown.close()
 

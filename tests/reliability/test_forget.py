@@ -342,7 +342,7 @@ def test_compact_erases_while_the_store_stays_open(
         for i in range(5):
             s.remember(f"Zorbleq number {i} visited Quixfot.", namespace="x", source=f"z{i}")
         s.remember("Alice likes green tea.", namespace="y")
-        s.backend._conn.execute("CHECKPOINT")  # the deleted bytes are in the file now
+        s.backend._run("CHECKPOINT")  # the deleted bytes are in the file now
         s.forget(namespace="x")
         assert bytes_on_disk(tmp_path, ["orbleq"])
         assert s.compact() is True
@@ -370,7 +370,7 @@ s = MemoryStore.embedded(sys.argv[1])
 for i in range(5):
     s.remember(f"Zorbleq number {i} visited Quixfot.", namespace="x", source=f"z{i}")
 s.remember("Alice likes tea.", namespace="y")
-s.backend._conn.execute("CHECKPOINT")
+s.backend._run("CHECKPOINT")
 s.forget(namespace="x")
 os._exit(0)  # dies without closing: the file and its WAL hold the forgotten bytes
 """

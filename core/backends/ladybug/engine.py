@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from bitemporal_core.backends import cypher as c
 from bitemporal_core.backends.base import (
@@ -32,6 +32,7 @@ from bitemporal_core.backends.ladybug.opening import (
     open_file,
     release_path,
 )
+from bitemporal_core.backends.ladybug.runner import Runner
 from bitemporal_core.backends.ladybug.saved import SavedIndexes
 from bitemporal_core.backends.ladybug.writes import (
     file_claim_keys,
@@ -74,8 +75,6 @@ __all__ = ["LadybugBackend"]
 
 R = TypeVar("R")
 _OPTIONAL = ("source", "speaker", "session", "supersedes", "fact_supersedes")
-_REPLAN_FIRST = 64  # rows written by this process before its statements are prepared again
-_BULK_BATCHES = 16  # a write of this many messages or more is a bulk chunk (`_wal`)
 
 
 class LadybugBackend(CypherBackend):
@@ -118,7 +117,7 @@ class LadybugBackend(CypherBackend):
                     else open_file(ladybug, key, self._pool, read_only=read_only)
                 )
             self._db = database
-            self._conn = ladybug.Connection(database)
+            self._runner = Runner(ladybug, database, tune_wal=self._owns_db)
         except (RuntimeError, BitemporalError) as e:
             if key is not None:
                 release_path(key)
@@ -133,8 +132,6 @@ class LadybugBackend(CypherBackend):
         # This process is the engine's only writer, so each namespace's clock is cached here.
         self._clocks: dict[str, tuple[datetime, int]] = {}
         self._dims: dict[str, int | None] = {}  # each namespace's embedding dimension
-        self._written, self._replan_at = 0, _REPLAN_FIRST  # see `_replan`
-        self._small_writes = _BULK_BATCHES  # single-message writes in a row (see `_wal`)
         folder = None if path is None else Path(str(Path(path).expanduser()) + ".recall")
         saved = (
             SavedIndexes(folder, read_only=read_only)
@@ -154,14 +151,7 @@ class LadybugBackend(CypherBackend):
     def _run(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         if self._closed:
             raise BackendError("the store is closed")
-        try:
-            result = self._conn.execute(query + _size_class(params), params or {})
-        except RuntimeError as e:
-            raise BackendError(f"embedded engine error: {e}") from e
-        if isinstance(result, list):  # pragma: no cover - one statement per call here
-            result = result[-1]
-        rows = cast(list[list[Any]], result.get_all())
-        return rows
+        return self._runner.run(query, params)
 
     @contextmanager
     def _transaction(self, *, read_only: bool = False) -> Iterator[None]:
@@ -172,13 +162,9 @@ class LadybugBackend(CypherBackend):
             try:
                 yield
             except BaseException:
-                self._rollback()
+                self._runner.rollback()
                 raise
             self._run(q.COMMIT)
-
-    def _rollback(self) -> None:
-        with suppress(RuntimeError):  # the engine already rolled back when a statement failed
-            self._conn.execute(q.ROLLBACK)
 
     # --- port: clock and writes ----------------------------------------------------------
     def clock(self, namespace: str) -> Clock:
@@ -205,7 +191,7 @@ class LadybugBackend(CypherBackend):
                 f"the embedded engine supports vectors of {q.VECTOR_DIMS} dimensions, not {dim}"
             )
         with self._lock:  # the caches change with the commit, under the same lock
-            self._wal(bulk=len(batches) >= _BULK_BATCHES)
+            self._runner.writing(len(batches))
             self._index.keep(self._run, ns, new=self._new(ns))
             self._index.writing(ns)
             with self._transaction():
@@ -217,36 +203,8 @@ class LadybugBackend(CypherBackend):
             self._index.written(ns, steps, concepts, related)
             if any(b.archive for b in batches):
                 self._index.drop(ns)  # archived_at is read again on the next recall
-            self._replan(sum(len(b.versions) + len(b.messages) for b in batches))
+            self._runner.wrote(sum(len(b.versions) + len(b.messages) for b in batches))
         return results
-
-    def _wal(self, *, bulk: bool) -> None:
-        """The log size that checkpoints a database this backend opened: larger from a bulk
-        chunk on, small again after `_BULK_BATCHES` smaller writes in a row (a bulk import
-        writes a few messages apart between its chunks), `q.WAL_BULK` and `q.WAL_SMALL`."""
-        was = self._small_writes
-        self._small_writes = 0 if bulk else was + 1
-        if not self._owns_db:
-            return
-        if bulk and was >= _BULK_BATCHES:
-            self._run(q.WAL_BULK)
-        elif self._small_writes == _BULK_BATCHES:
-            self._run(q.WAL_SMALL)
-
-    def _replan(self, rows: int) -> None:
-        """Prepare every statement again each time this process has doubled what it wrote.
-
-        The engine plans a lookup over a nearly empty table as a scan of that table joined by
-        hash (it flips to an index lookup at a few hundred rows), and the binding keeps each
-        prepared plan for the connection's life: in a process that began on an empty store,
-        reading the claims under one key cost 1.3 ms after 1,000 messages and 4.8 ms after
-        6,000, instead of 0.1 (benchmarks/RESULTS.md). A new connection prepares afresh."""
-        self._written += rows
-        if self._written < self._replan_at:
-            return
-        self._replan_at = 2 * self._written
-        stale, self._conn = self._conn, type(self._conn)(self._db)
-        stale.close()
 
     def _write_chunk(
         self, ns: str, batches: Sequence[WriteBatch], dim: int | None
@@ -550,13 +508,13 @@ class LadybugBackend(CypherBackend):
                 return False
             import ladybug
 
-            self._conn.close()
+            self._runner.close()
             self._db.close()
             try:
                 erase.rewrite(self._erasable, self._pool)
             finally:  # rewritten or not, the store goes on with the file at its path
                 self._db = erase.open_database(ladybug, str(self._erasable), self._pool)
-                self._conn = ladybug.Connection(self._db)
+                self._runner = Runner(ladybug, self._db, tune_wal=True)
             return True
 
     def close(self) -> None:
@@ -570,7 +528,7 @@ class LadybugBackend(CypherBackend):
                     self._index.save_all(self._run)
             self._closed = True
             try:
-                self._conn.close()
+                self._runner.close()
                 if self._owns_db:
                     self._db.close()
                 # Closed, so no page of the old file is written any more: rewrite it now.
@@ -581,17 +539,3 @@ class LadybugBackend(CypherBackend):
             finally:
                 if self._release is not None:
                     self._release()
-
-
-def _size_class(params: dict[str, Any] | None) -> str:
-    """A suffix that keeps bulk-sized and call-sized lists of one statement apart.
-
-    The binding caches one prepared statement per query text and parameter types, and a
-    statement prepared and run with bulk-sized lists (hundreds of rows) stays slow for every
-    later small call in the process: a 12-word `remember` after a 2,000-message import cost
-    64 ms instead of 12, LINK_TERMS alone 36 ms instead of 0.4 (benchmarks/RESULTS.md).
-    Trailing spaces change nothing but the cache key."""
-    if not params:
-        return ""
-    longest = max((len(v) for v in params.values() if isinstance(v, list)), default=0)
-    return "" if longest <= 32 else " " if longest <= 256 else "  "
