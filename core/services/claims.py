@@ -7,7 +7,7 @@ applies the decisions; the stream benchmark can run them without a store.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import attrs
 
@@ -23,9 +23,11 @@ __all__ = [
     "Mentions",
     "entity_key",
     "held_keys",
+    "names_topic",
     "resolve",
     "restated",
     "retired_by",
+    "topic_keys",
     "wanted_keys",
 ]
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
@@ -64,12 +66,19 @@ class Mentions:
         found = next((a for a in self.recent if a.startswith(key + "=")), None)
         return key if found is None else found.split("=", 1)[1]
 
-    def pronoun(self, word: str) -> str | None:
+    def pronoun(self, word: str, prefer: Collection[str] = ()) -> str | None:
         """The entity a pronoun points back to: he/she the latest person or relative who is
         not a group and whose relation does not say the other gender (she is not "my dad");
-        they/them the latest group (else None: the speaker's "they")."""
+        they/them the latest group (else None: the speaker's "they"). Among those, the latest
+        in `prefer` (the ones the statement's topic is held about) comes first."""
+        found = self.referents(word)
+        return next((k for k in found if k in prefer), found[0] if found else None)
+
+    def referents(self, word: str) -> list[str]:
+        """Whom a pronoun may point back to, latest first (`pronoun`)."""
         singular = word in _SINGULAR_PRONOUNS
         wanted = _gender(word)
+        out = []
         for key in self.recent:
             if "=" in key:
                 continue
@@ -77,8 +86,8 @@ class Mentions:
             plural = name in _PLURAL
             known = _gender(name) if key.startswith("relation:") else None
             if plural != singular and not (wanted and known and known != wanted):
-                return key
-        return None
+                out.append(key)
+        return out
 
 
 def _gender(word: str) -> str | None:
@@ -95,12 +104,18 @@ def entity_key(kind: str, name: str, speaker: str | None) -> str:
 
 
 def resolve(
-    draft: ClaimDraft, *, speaker: str | None, mentions: Mentions, context: Sequence[str]
+    draft: ClaimDraft,
+    *,
+    speaker: str | None,
+    mentions: Mentions,
+    context: Sequence[str],
+    topical: Collection[str] = (),
 ) -> Claim:
     """A draft claim with its subject resolved (a pronoun to the person it points back to,
-    else to the speaker), mentions updated."""
+    preferring one the statement's topic is held about, `topical`; else to the speaker),
+    mentions updated."""
     if draft.subject_kind == "pronoun":
-        found = mentions.pronoun(draft.subject)
+        found = mentions.pronoun(draft.subject, topical)
         if found is None:  # "they" with nobody to point at is the speaker's "they"
             singular = draft.subject in _SINGULAR_PRONOUNS
             found = "unknown:" + draft.subject if singular else entity_key("speaker", "", speaker)
@@ -285,6 +300,16 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
     words = (*claim.keys, *claim.context)
     terms = (set(words) - set(_GENERIC)) | topic_terms(words)
     return _keyed(claim.subject, claim.slot, terms)
+
+
+def names_topic(claim: Claim, words: Sequence[str]) -> bool:
+    """Whether a claim's value or statement names one of `words` (not a generic one)."""
+    return bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
+
+
+def topic_keys(subject: str, words: Sequence[str]) -> tuple[str, ...]:
+    """The keys under which claims about `subject` that name one of `words` are held."""
+    return _keyed(subject, ANY, (set(words) - set(_GENERIC)) | topic_terms(words))
 
 
 def wanted_keys(claim: Claim) -> tuple[str, ...]:

@@ -31,9 +31,11 @@ from bitemporal_core.services.claims import (
     Mentions,
     held_keys,
     may_retire,
+    names_topic,
     resolve,
     restated,
     retired_by,
+    topic_keys,
     wanted_keys,
 )
 from bitemporal_core.services.context import Services
@@ -51,6 +53,7 @@ MAX_PLANNED = 64
 _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
+_TOPICAL_REFERENTS = 4  # the latest people a pronoun may point to, weighed by topic
 
 
 @attrs.frozen(kw_only=True)
@@ -170,10 +173,11 @@ def _filed(ctx: Services, namespace: str) -> bool:
 
 def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) -> Mentions:
     """The people the namespace's conversation mentioned, read from the engine only when the
-    message names someone, a relative ("dad": maybe named before) or speaks of "he", "she" or
-    "they"."""
+    message names someone, a relative ("dad": maybe named before), speaks of "he", "she" or
+    "they", or makes a claim about anyone but the speaker (a Chinese name the clause starts
+    with): every such message updates them, so each must start from what was stored."""
     needed = any(st.people for st in statements) or any(
-        d.subject_kind in ("pronoun", "relation") for st in statements for d in st.claims
+        d.subject_kind != "speaker" for st in statements for d in st.claims
     )
     return Mentions(list(ctx.facts.recent(namespace))) if needed else Mentions()
 
@@ -224,8 +228,10 @@ def plan_statements(
             out.append(Planned(statement=st, fact_id=fact_id, keep=False))
             continue
         context = [key for key, _ in st.concepts]
+        topical = _topical(ctx, namespace, st, mentions, book, at)
         claims = [
-            resolve(d, speaker=speaker, mentions=mentions, context=context) for d in st.claims
+            resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
+            for d in st.claims
         ]
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.
@@ -261,6 +267,24 @@ def plan_statements(
             )
         )
     return out
+
+
+def _topical(
+    ctx: Services, namespace: str, st: Analysed, mentions: Mentions, book: Book, at: datetime
+) -> set[str]:
+    """Of the people a pronoun of the statement may point back to (when more than one may),
+    those a current claim (stored, or planned earlier in the call) names the statement's
+    topic about: "他说围棋太闷了" after "我儿子学围棋" and small talk about 小敏 is about the
+    son (one keyed read)."""
+    words = [key for key, _ in st.concepts] + [k for d in st.claims for k in d.keys]
+    pronouns = {d.subject for d in st.claims if d.subject_kind == "pronoun"}
+    found = {k for p in pronouns for k in mentions.referents(p)[:_TOPICAL_REFERENTS]}
+    if len(found) < 2 or not words:
+        return set()
+    planned = {who for who in found for _, c in book.claims.get(who, ()) if names_topic(c, words)}
+    keys = [k for who in sorted(found - planned) for k in topic_keys(who, words)]
+    rows = ctx.facts.keyed_claims(namespace, keys, at) if keys else ()
+    return planned | ({c.subject for _, c in rows or ()} & found)
 
 
 def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:

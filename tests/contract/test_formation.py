@@ -193,6 +193,30 @@ def test_a_relative_named_once_is_the_same_person_later(store: MemoryStore) -> N
 
 @pytest.mark.parametrize(
     "lines",
+    [  # small talk about a name between the two: the pronoun still means the child
+        (
+            "My son is learning chess at the youth centre on weekends.",
+            "Mina said the café downstairs always has a queue.",
+            "He said chess is too boring and quit, so now he does Lego robotics instead.",
+        ),
+        (
+            "我女儿每周六去少年宫学钢琴。",
+            "小敏说楼下新开了家咖啡店，排队的人特别多。",
+            "她说钢琴太无聊了死活不去了，现在改学画画。",
+        ),
+    ],
+)
+def test_a_pronoun_points_to_the_one_its_topic_is_held_about(
+    store: MemoryStore, lines: tuple[str, str, str]
+) -> None:
+    say(store, "h", *lines)
+    current = texts(store, "h")
+    assert lines[0] not in current, "the child's old class is retired, not the friend's"
+    assert lines[1] in current and lines[2] in current
+
+
+@pytest.mark.parametrize(
+    "lines",
     [  # a change said of a name ends the fact about someone else that names it
         ("My flatmate is Hollie, we met at uni.", "Hollie moved out to live with her boyfriend."),
         ("Dad's GP is Dr Okafor.", "Dr Okafor retired, so dad has Dr Shah now."),
