@@ -106,8 +106,11 @@ def open_database(ladybug: Any, target: str, pool: int, *, read_only: bool = Fal
     """Opens the database file. A WAL whose last record is torn (the process died, or the disk
     filled, while writing a transaction that was never acknowledged) is replayed up to that
     record, as the engine's recovery option allows, instead of refusing the whole store."""
-    options = {"buffer_pool_size": pool, "read_only": read_only}
-    options["checkpoint_threshold"] = q.WAL_SMALL_BYTES
+    options = {
+        "buffer_pool_size": pool,
+        "read_only": read_only,
+        "checkpoint_threshold": q.WAL_SMALL_BYTES,
+    }
     try:
         return ladybug.Database(target, **options)
     except RuntimeError as e:
