@@ -31,7 +31,8 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|dev3|dev4|dev5|dev6|check|holdout] [--paths remember,...] [--langs en,zh]
+        [--set dev|dev2|dev3|dev4|dev5|dev6|dev7|check|holdout] [--paths remember,...]
+        [--langs en,zh]
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ SETS = {
     "dev4": ("stream_dev4_{}.jsonl", HERE / "STREAM_DEV4.md"),
     "dev5": ("stream_dev5_{}.jsonl", HERE / "STREAM_DEV5.md"),
     "dev6": ("stream_dev6_{}.jsonl", HERE / "STREAM_DEV6.md"),
+    "dev7": ("stream_dev7_{}.jsonl", HERE / "STREAM_DEV7.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -356,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
+            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
             else "held back, never tuned on)."
         ),
         "",

@@ -27,6 +27,8 @@ __all__ = [
 
 _CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "not", "'d": "would"}
 _CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
+# Contractions typed without the apostrophe, as the tokenizer splits them ("im", "dont").
+_CONTRACTIONS |= {"m": "am", "nt": "not", "ve": "have", "re": "are", "ll": "will"}
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
 _SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
 _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
@@ -93,7 +95,7 @@ def _patterns() -> tuple[_Pattern, ...]:
         for group, positive in (("claim", True), ("end", False), ("adds", True)):
             for phrase in spec["en"].get(group, ()):
                 words, _, fixed = phrase.partition("=>")
-                speaker = "@speaker" in phrase
+                speaker = "@speaker" in phrase or "me" in words.split()  # "bumped me up to"
                 words, fixed = words.replace("@speaker", ""), fixed.replace("@speaker", "")
                 split = _split(words.strip())
                 before = split[0] == "{v}" and len(split) > 1
@@ -312,10 +314,22 @@ def _found(clause: Sequence[Token]) -> list[_Found]:
         matches = [m for s in range(len(words)) if (m := _match(pattern, words, s)) is not None]
         matches = [m for m in matches if pattern.value or _fits(pattern, _value_of(clause, m))]
         for found in sorted(matches, key=lambda m: (m.end - m.start, m.start)):
-            rivals = [f for f in taken if (f.pattern.slot == ANY) == (pattern.slot == ANY)]
+            rivals = [
+                f
+                for f in taken
+                if (f.pattern.slot == ANY) == (pattern.slot == ANY)
+                and not _together(f.pattern.slot, pattern.slot)
+            ]
             if all(found.end <= f.start or found.start >= f.end for f in rivals):
                 taken.append(found)
     return sorted(taken, key=lambda f: f.start)
+
+
+def _together(one: str, other: str) -> bool:
+    """Whether two slots may read the same words (`overlaps` in the slot table: "I'm a nurse
+    at St Mary's" is a job title and an employer)."""
+    table = slot_table()["slots"]
+    return other in table[one].get("overlaps", ()) or one in table[other].get("overlaps", ())
 
 
 def _value_of(clause: Sequence[Token], found: _Found) -> str:
@@ -342,13 +356,17 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
             kind, subject = "speaker", ""
         elif 0 <= found.subject_at < len(clause):
             kind, subject = "person", clause[found.subject_at].text.lower()
+        elif _own_value(clause, found):  # "keto lasted three weeks", "lisbon's off"
+            kind, subject = "speaker", ""
         else:
             kind, subject = subject_of(clause, _start_of(clause, found))
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)
         past = _has("past_state", upto) or (
-            clause[start].text.lower() in _STATE_PAST and not _has("present", words)
+            not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
+            and clause[start].text.lower() in _STATE_PAST
+            and not _has("present", words)
         )
         out.append(
             ClaimDraft(
@@ -370,6 +388,16 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
             )
         )
     return out
+
+
+def _own_value(clause: Sequence[Token], found: _Found) -> bool:
+    """Whether a value named before its phrasing opens the clause and names nobody's
+    ("keto lasted a week", "lisbon's off"; not "Tom's trip is off")."""
+    return (
+        found.pattern.before
+        and _start_of(clause, found) == 0
+        and not any(t.text in ("'s", "’s") for t in clause[1 : found.start])
+    )
 
 
 def _start_of(clause: Sequence[Token], found: _Found) -> int:

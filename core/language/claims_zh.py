@@ -142,11 +142,13 @@ def _clause_claim(clause: str, last: tuple[str, str], said: str) -> ClaimDraft |
     `said` the statement's text before the clause (its additive cues count)."""
     for slot, regex, fixed, positive, star, source in _patterns():
         m = regex.search(clause)
-        if m is None:
-            continue
+        if m is None or (star and source.index("*") == 1 and not _word_at(clause, m.start())):
+            continue  # 在*做 needs 在 as a word: not the 在 of 现在
         before = clause[: m.start()]
         value = _value(clause, m, fixed, star)
         spec = slot_table()["slots"][slot]
+        if value in spec["zh"].get("not_values", ()):
+            continue  # 我在家做饭: no employer
         negated = positive and _negated(clause, m.end())
         kind, subject = zh_subject(_drop_object(before)) or last
         return ClaimDraft(
@@ -166,6 +168,11 @@ def _clause_claim(clause: str, last: tuple[str, str], said: str) -> ClaimDraft |
     return None
 
 
+def _word_at(clause: str, at: int) -> bool:
+    """Whether the segmenter starts a word at offset `at` of the clause."""
+    return any(w.start == at for w in tag_words(normalise(clause)))
+
+
 def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
     """A phrasing's value: its fixed value, what `*` covers, what follows it, else the object
     said before it (从蓝标辞职, 和陈浩分手, 王者我卸载了)."""
@@ -180,7 +187,9 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
     found = _OBJECT_BEFORE.search(before) or _before()[0].search(before)
     if found is None and zh_subject(before) is None:
         found = _before()[1].search(before)
-    return found.group("v").strip() if found else value
+    object_before = found.group("v").strip() if found else value
+    vocatives = slot_table()["subjects"]["zh"]["vocatives"]
+    return "" if object_before in vocatives else object_before  # 家人们我被裁了
 
 
 def _drop_object(before: str) -> str:

@@ -94,9 +94,9 @@ def name_at(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
 
 def mentioned(tokens: Sequence[Token]) -> list[str]:
     """The people a sentence names (entity keys): its names, except those after a preposition
-    of place or organisation ("at Lidl", "in Berlin") or a determiner ("the Lisbon trip"), and
-    the speaker's relatives ("my dad"); a relative named ("my dad Pete") also gives the alias
-    `relation:dad=person:pete`."""
+    of place or organisation ("at Lidl", "in Berlin"; but "spoke to Jo") or a determiner ("the
+    Lisbon trip"), and the speaker's relatives ("my dad"); a relative named ("my dad Pete")
+    also gives the alias `relation:dad=person:pete`."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -112,7 +112,11 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
             continue
         found = name_at(tokens, i)
         if found is not None:
-            if prev not in _NOT_PEOPLE_AFTER and not (i and tokens[i - 1].pos in _NOT_BEFORE):
+            talk = tokens[i - 2].text.lower() if i > 1 else ""
+            spoken_to = prev == "to" and talk in _words("talk_verbs")
+            if (prev not in _NOT_PEOPLE_AFTER or spoken_to) and not (
+                i and tokens[i - 1].pos in _NOT_BEFORE
+            ):
                 out.append("person:" + found[0])
             i = found[1]
             continue
@@ -245,7 +249,11 @@ def zh_subject(before: str) -> tuple[str, str] | None:
             return "pronoun", word
     starts = subjects["surnames"] + subjects["name_prefixes"]
     named = _zh_name(head)
-    if named and named[0] in starts and not any(word in head for word in subjects["speaker"]):
+    if (
+        named
+        and (named[0] in starts or _doubled(named))
+        and not any(word in head for word in subjects["speaker"])
+    ):
         return "person", named  # 小王被阿里挖走了: a clause that starts with a name
     short = _ZH_NAME.match(head)
     if short and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
@@ -272,7 +280,14 @@ def _zh_name(text: str) -> str:
         return ""
     first = words[0].norm
     prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
-    return text[: words[0].end] if words[0].tag.startswith("nr") or prefixed else ""
+    named = words[0].tag.startswith("nr") or prefixed or _doubled(first)
+    return text[: words[0].end] if named else ""
+
+
+def _doubled(word: str) -> bool:
+    """A doubled pair of characters used as a name (朵朵, 豆豆), not a word (天天, 妈妈)."""
+    subjects = slot_table()["subjects"]["zh"]
+    return len(word) == 2 and word[0] == word[1] and word not in subjects["doubled_not_names"]
 
 
 def names_person(text: str, subject: str) -> bool:

@@ -24,7 +24,7 @@ from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import mentioned, named_subject
-from bitemporal_core.language.slots import ClaimDraft
+from bitemporal_core.language.slots import ClaimDraft, slot_table
 
 __all__ = [
     "TOPIC",
@@ -115,10 +115,11 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     state, continuity, something that merely exists; a temporary state does not block an
     ended habit)."""
     out = []
-    spec = topics()["en"]
-    for clause, cue, said, ceased in _change_clauses(tokens):
+    for clause, cue, said, ceased, before in _change_clauses(tokens):
         named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
-        keys = tuple(k for k in keys_of(" ".join(named)) if k not in _stops())
+        if cue in topics()["en"]["points_back"]:  # "pottery finished, so I'm doing X instead"
+            named += [t.text for i, t in enumerate(before) if _names(before, i)]
+        keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         if not keys:
             continue
         verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
@@ -127,7 +128,11 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # An ended habit or a clause without a verb that names nobody is the speaker's
         # ("three months without a cigarette", "totally over fortnite").
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
-        who = named_subject(clause, verb) or (("speaker", "") if mine else None)
+        who = named_subject(clause, verb)
+        if who is not None and _brand(who):  # "netflix got the chop": the speaker's netflix
+            mine = mine or bool(_ending(clause, said))
+            who = None
+        who = who or (("speaker", "") if mine else None)
         if who is None:
             continue
         value = " ".join(named)
@@ -139,7 +144,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
             others = [p.partition(":")[::2] for p in named_people]
-        elif _has(spec["ends_subject"], said):
+        elif _ending(clause, said) and not _possessed(clause, verb):
             others = [("speaker", "")]
         else:
             owned = _owned(clause[verb + 1 :])
@@ -152,30 +157,67 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
 
 def _change_clauses(
     tokens: Sequence[Token],
-) -> Iterator[tuple[Sequence[Token], str, str, bool]]:
+) -> Iterator[tuple[Sequence[Token], str, str, bool, Sequence[Token]]]:
     """Each clause of an English statement that says something changed, with its cue, its
-    words and whether it is a habit ended for a while: none if the statement is blocked (an
-    addition, a wish, a past state, continuity, something that merely exists), and a
-    temporary state blocks all but an ended habit."""
+    words, whether it is a habit ended for a while and the clause before it: none if the
+    statement is blocked (an addition, a wish, a past state, continuity, something that
+    merely exists), and a temporary state blocks all but an ended habit."""
     words = _cue_words(tokens)
     if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
         return
     temporary = bool(_has(dict(_blocks())["temporary"], words))
     spec = topics()["en"]
+    before: Sequence[Token] = ()
     for clause in clauses(tokens):
         ceased = ended_for(clause)
-        if temporary and not ceased:
-            continue
         said = " ".join(norm(t.text) for t in clause)
-        cue = ceased or _has(spec["change"], said) or _has(spec["ends_subject"], said)
-        if cue:
-            yield clause, cue, said, bool(ceased)
+        cue = ceased or _has(spec["change"], said) or _ending(clause, said)
+        if cue and (ceased or not temporary):
+            yield clause, cue, said, bool(ceased), before
+        before = clause
+
+
+def _ending(clause: Sequence[Token], said: str) -> str:
+    """The cue by which a clause says its subject ended ("the Corolla's finally gone"), or
+    "": not when a complement follows it ("dad's finally gone electric")."""
+    words = said.split()
+    for cue in topics()["en"]["ends_subject"]:
+        size = len(cue.split())
+        for i in range(len(words) - size + 1):
+            end = i + size
+            if words[i:end] == cue.split() and not _complement(clause, end):
+                return str(cue)
+    return ""
+
+
+def _possessed(clause: Sequence[Token], verb: int) -> bool:
+    """Whether the clause's subject is someone's thing ("Dad's car finally died": Dad's, not
+    the speaker's)."""
+    return any(
+        t.text in ("'s", "’s") and clause[i + 1].pos == "NOUN"
+        for i, t in enumerate(clause[: max(verb - 1, 0)])
+    )
+
+
+def _complement(clause: Sequence[Token], i: int) -> bool:
+    """Whether word `i` completes the verb before it ("gone electric", "shut up")."""
+    if i >= len(clause):
+        return False
+    spec, word = topics()["en"], norm(clause[i].text)
+    if word in spec["not_after_ending"]:
+        return True
+    return (
+        clause[i].pos in ("ADJ", "NOUN", "PROPN")
+        and word.isalpha()  # an emoji is no complement
+        and word not in spec["interjections"]
+        and word not in slot_table()["cues"]["en"]["time_words"]  # "died last night"
+    )
 
 
 def change_cue_en(tokens: Sequence[Token]) -> str:
     """The first change cue of an English statement that is not blocked, or "": a change
     said whether or not it names what changed ("spin is thursday 7pm from now on")."""
-    return next((cue for _, cue, _, _ in _change_clauses(tokens)), "")
+    return next((cue for _, cue, _, _, _ in _change_clauses(tokens)), "")
 
 
 def ends_subject(cue: str) -> bool:
@@ -208,6 +250,13 @@ def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:
         words = " ".join(t.text for t in tokens[i + 1 : j] if t.pos in _NOUNS)
         out.extend(k for k in keys_of(words) if k not in _stops() and k not in out)
     return tuple(out)
+
+
+def _brand(who: tuple[str, str]) -> bool:
+    """Whether a named subject is a brand of a family, not a person ("Octopus took over our
+    supply": the speaker's supplier changed)."""
+    keys = keys_of(who[1]) if who[0] == "person" else []
+    return bool(keys) and all(k in _family() for k in keys)
 
 
 def _first_person(clause: Sequence[Token]) -> bool:

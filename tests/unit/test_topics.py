@@ -36,7 +36,7 @@ def retired(*lines: str) -> list[int]:
             for claim in claims:
                 found = retired_by(claim, of(claim))
                 found = [f for f in found if claim.slot != TOPIC or f not in kept]
-                out += [int(f) for f in found if int(f) not in out]
+                out += [n for n in dict.fromkeys(map(int, found)) if n not in out]
         facts.append(claims)
     return sorted(out)
 

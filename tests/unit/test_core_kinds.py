@@ -1,0 +1,92 @@
+"""Memory formation on the kinds of fact users mention most (where one lives, a job, a diet, a
+car, a phone number, a manager, a school, an allergy, a partner), told the way people type
+them: contractions without an apostrophe, a brand at the start of a clause, a value named
+before the verb that ends it, a name after "spoke to", a child's doubled name in Chinese
+(docs/design.md, "Memory formation")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core import default_extractor
+from bitemporal_core.language.claims import claims_of
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.people import mentioned, zh_subject
+from tests.unit.test_topics import retired
+
+
+def _claims(text: str) -> list[tuple[str, str, str, bool]]:
+    (sentence,) = default_extractor().sentences(text)
+    return [
+        (c.subject_kind, c.slot, c.value, c.positive)
+        for c in claims_of(sentence.text, sentence.tokens)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (("im a junior designer at a small studio", "they bumped me up to senior designer"), [0]),
+        (("I'm a pharmacist at Boots.", "First day at Lloyds Pharmacy tomorrow!"), [0]),
+        (("we're with british gas for the electric", "Octopus took over our supply."), [0]),
+        (("I've been doing keto since January.", "keto lasted about a month haha"), [0]),
+        (("I'm allergic to ibuprofen.", "the ibuprofen thing was a false alarm"), [0]),
+        (("My sister Kate lives in Derby.", "Talked to Kate, she's moved to Nottingham."), [0]),
+        (("Jen is engaged to Marco.", "Jen and Marco tied the knot on Saturday!"), [0]),
+        (("I report to Aisha.", "After the restructure we've been moved under Tom Reid."), [0]),
+        (("I'm lactose intolerant.", "Turns out I'm not lactose intolerant at all."), [0]),
+        (("I drive a Skoda Octavia.", "Dad's gone electric, traded his Jaguar for a Tesla."), []),
+        (("I drive a Skoda Octavia.", "Dad's car finally died and he won't shut up about it."), []),
+    ],
+)
+def test_core_kinds_in_the_words_people_type(lines: tuple[str, ...], expected: list[int]) -> None:
+    assert retired(*lines) == expected
+
+
+def test_a_job_at_a_place_is_a_job_title_and_an_employer() -> None:
+    slots = {(slot, value) for _, slot, value, _ in _claims("I'm a nurse at St Mary's.")}
+    assert {("job_title", "nurse"), ("employer", "St Mary")} <= slots
+
+
+def test_a_phrasing_about_me_is_the_speakers() -> None:
+    assert ("speaker", "job_title") in {
+        (kind, slot) for kind, slot, _, _ in _claims("They promoted me, bumped me up to lead.")
+    }
+
+
+def test_a_value_that_opens_its_clause_is_nobodys_name() -> None:
+    assert ("speaker", "any", "Keto", False) in _claims("Keto lasted three weeks.")
+    assert ("person", "any") in {(k, s) for k, s, _, _ in _claims("Tom's trip is off.")}
+
+
+def test_a_name_after_a_verb_of_talking_is_a_person() -> None:
+    (spoke,) = default_extractor().sentences("I spoke to Jo last night.")
+    (went,) = default_extractor().sentences("I went to Leeds last night.")
+    assert "person:jo" in mentioned(spoke.tokens)
+    assert mentioned(went.tokens) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (("我在京东做运营。", "家人们我被裁了，上周签的字。"), [0]),
+        (("我儿子豆豆在光明小学读三年级。", "豆豆下学期转到实验学校了。"), [0]),
+        (("我男朋友叫小凯。", "我跟小凯结束了。"), [0]),
+        (("我手机号13800001111。", "换号了，新号码13911112222。"), [0]),
+        (("我老婆开一台红色的思域。", "她那台思域卖了，新提了辆小米SU7。"), [0]),
+        (("我在京东做运营。", "我在家做饭呢。"), []),
+    ],
+)
+def test_chinese_core_kinds(lines: tuple[str, ...], expected: list[int]) -> None:
+    assert retired(*lines) == expected
+
+
+def test_those_addressed_are_no_value() -> None:
+    (claim,) = [c for c in claims_zh("家人们我被裁了") if c.slot == "employer"]
+    assert (claim.subject_kind, claim.value, claim.positive) == ("speaker", "", False)
+
+
+def test_a_doubled_name_is_a_name_and_a_doubled_word_is_not() -> None:
+    assert zh_subject("我女儿朵朵") == ("person", "朵朵")
+    assert zh_subject("朵朵这学期") == ("person", "朵朵")
+    assert zh_subject("天天") is None
