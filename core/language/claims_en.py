@@ -35,6 +35,7 @@ _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and",
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 _MAX_VALUE = 6
+_NUMBER = re.compile(r"\+?[\d(][\d\s().-]{5,}\d")  # a phone number, however it is spaced
 _GAPS = {"*": (1,), "**": (1, 2, 3, 0), "{v}": (1, 2, 3, 4)}
 
 
@@ -360,6 +361,8 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
             kind, subject = "speaker", ""
         else:
             kind, subject = subject_of(clause, _start_of(clause, found))
+            if subject == "they" and "me" in {t.text.lower() for t in clause[start:end]}:
+                kind, subject = "speaker", ""  # "they've moved me to the 26th"
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)
@@ -474,7 +477,10 @@ def _fits(pattern: _Pattern, value: str) -> bool:
 
 
 def keys_of(value: str) -> tuple[str, ...]:
-    """A value's word stems, to compare values ("the new Berlin office" -> berlin, offic)."""
+    """A value's word stems, to compare values ("the new Berlin office" -> berlin, offic); a
+    number written with spaces or dashes is one key of its digits ("07700 900246")."""
+    if _NUMBER.fullmatch(value.strip()):
+        return (re.sub(r"\D", "", value),)
     keys = {_stem(w) for w in re.findall(r"[\w@.£$€-]+", value)}
     return tuple(sorted(k for k in keys if k and k not in _KEY_STOP))
 

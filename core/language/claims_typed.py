@@ -18,7 +18,7 @@ from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
-from bitemporal_core.language.topics import topics
+from bitemporal_core.language.topics import is_brand, topics
 
 __all__ = ["about_claim", "typed_claims"]
 
@@ -60,6 +60,8 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         return ()
     verb = next((i for i, t in enumerate(tokens) if t.pos in ("VERB", "AUX")), len(tokens))
     kind, subject = subject_of(tokens, verb)
+    if is_brand((kind, subject)):  # "dentist check up is tuesday": the speaker's dentist
+        kind, subject = "speaker", ""
     return (
         ClaimDraft(
             subject_kind=kind,

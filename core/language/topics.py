@@ -32,6 +32,7 @@ __all__ = [
     "change_cue_en",
     "change_cue_zh",
     "ends_subject",
+    "is_brand",
     "topic_claims_en",
     "topic_claims_zh",
     "topic_terms",
@@ -129,7 +130,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # ("three months without a cigarette", "totally over fortnite").
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
         who = named_subject(clause, verb)
-        if who is not None and _brand(who):  # "netflix got the chop": the speaker's netflix
+        if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(_ending(clause, said))
             who = None
         who = who or (("speaker", "") if mine else None)
@@ -252,9 +253,9 @@ def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _brand(who: tuple[str, str]) -> bool:
-    """Whether a named subject is a brand of a family, not a person ("Octopus took over our
-    supply": the speaker's supplier changed)."""
+def is_brand(who: tuple[str, str]) -> bool:
+    """Whether a named subject is a brand or kind of a family, not a person ("Octopus took
+    over our supply": the speaker's supplier changed; "dentist check up is tuesday")."""
     keys = keys_of(who[1]) if who[0] == "person" else []
     return bool(keys) and all(k in _family() for k in keys)
 

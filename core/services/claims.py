@@ -8,6 +8,7 @@ applies the decisions; the stream benchmark can run them without a store.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cache
 
 import attrs
 
@@ -62,9 +63,26 @@ class Mentions:
         self.recent[:] = stored
 
     def alias(self, key: str) -> str:
-        """The person a relative was named as ("my dad Pete"), else `key` itself."""
+        """The person a relative was named as ("my dad Pete"), or the one person mentioned
+        whose first name a short name begins ("rach" for Rachel), else `key` itself."""
         found = next((a for a in self.recent if a.startswith(key + "=")), None)
-        return key if found is None else found.split("=", 1)[1]
+        if found is not None:
+            return found.split("=", 1)[1]
+        return self._named_in_full(key) or key
+
+    def _named_in_full(self, key: str) -> str | None:
+        kind, _, name = key.partition(":")
+        if kind != "person" or len(name) < 3 or not name.isalpha() or not name.isascii():
+            return None
+        fuller = {
+            k
+            for k in self.recent
+            if k.startswith("person:")
+            and "=" not in k
+            and k != key
+            and k[7:].split(" ")[0].startswith(name)
+        }
+        return fuller.pop() if len(fuller) == 1 else None
 
     def pronoun(self, word: str, prefer: Collection[str] = ()) -> str | None:
         """The entity a pronoun points back to: he/she the latest person or relative who is
@@ -218,7 +236,9 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         return list(dict.fromkeys(denied + _positive(new, held)))
     same = [c for c in held if c.claim.slot == new.slot]
     if not new.positive:
-        if new.single:
+        if new.single and _specific(new):  # "we're not married": not "my boyfriend Sam"
+            ended = [c.fact_id for c in same if _same_value(new, c.claim)]
+        elif new.single:
             ended = [c.fact_id for c in same]
         else:
             ended = [c.fact_id for c in same if _related(new, c.claim)]
@@ -255,6 +275,25 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.mode == "replace":
         return [c.fact_id for c in same if _related(new, c.claim) and not _same_value(new, c.claim)]
     return []
+
+
+def _specific(claim: Claim) -> bool:
+    """Whether a claim's value is one its slot's phrasings fix ("not even married" =>
+    married), not a value said in other words or none ("I quit my job")."""
+    return bool(claim.value) and claim.value in _fixed_values(claim.slot)
+
+
+@cache
+def _fixed_values(slot: str) -> frozenset[str]:
+    """The values the slot table's claim phrasings of a slot fix ("engaged => engaged"), not
+    those of its end phrasings ("sober => sober" ends whatever one drank)."""
+    spec = slot_table()["slots"].get(slot, {})
+
+    def fixed(group: str) -> set[str]:
+        phrases = [p for lang in ("en", "zh") for p in spec.get(lang, {}).get(group, ())]
+        return {p.split("=>", 1)[1].replace("@speaker", "").strip() for p in phrases if "=>" in p}
+
+    return frozenset(fixed("claim") - fixed("end"))
 
 
 def _contradicts(new: Claim, old: Claim) -> bool:
@@ -302,14 +341,17 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
     return _keyed(claim.subject, claim.slot, terms)
 
 
-def names_topic(claim: Claim, words: Sequence[str]) -> bool:
-    """Whether a claim's value or statement names one of `words` (not a generic one)."""
-    return bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
+def names_topic(claim: Claim, words: Sequence[str], slots: Sequence[str] = ()) -> bool:
+    """Whether a claim's value or statement names one of `words` (not a generic one), or it
+    holds one of `slots`."""
+    return claim.slot in slots or bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
 
 
-def topic_keys(subject: str, words: Sequence[str]) -> tuple[str, ...]:
-    """The keys under which claims about `subject` that name one of `words` are held."""
-    return _keyed(subject, ANY, (set(words) - set(_GENERIC)) | topic_terms(words))
+def topic_keys(subject: str, words: Sequence[str], slots: Sequence[str] = ()) -> tuple[str, ...]:
+    """The keys under which claims about `subject` that name one of `words`, or hold one of
+    `slots`, are held."""
+    by_slot = [k for slot in slots for k in _keyed(subject, slot, set())]
+    return (*_keyed(subject, ANY, (set(words) - set(_GENERIC)) | topic_terms(words)), *by_slot)
 
 
 def wanted_keys(claim: Claim) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
+    ABOUT,
     ANY,
     Candidate,
     Mentions,
@@ -54,6 +55,7 @@ _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
 _TOPICAL_REFERENTS = 4  # the latest people a pronoun may point to, weighed by topic
+_UNKEYED = frozenset({ABOUT, ANY, TOPIC})  # claims filed by what they name, not by slot
 
 
 @attrs.frozen(kw_only=True)
@@ -278,11 +280,15 @@ def _topical(
     son (one keyed read)."""
     words = [key for key, _ in st.concepts] + [k for d in st.claims for k in d.keys]
     pronouns = {d.subject for d in st.claims if d.subject_kind == "pronoun"}
+    # "She's outgrown it" (an allergy): the one who has an allergy
+    slots = sorted({d.slot for d in st.claims if d.subject_kind == "pronoun"} - _UNKEYED)
     found = {k for p in pronouns for k in mentions.referents(p)[:_TOPICAL_REFERENTS]}
-    if len(found) < 2 or not words:
+    if len(found) < 2 or not (words or slots):
         return set()
-    planned = {who for who in found for _, c in book.claims.get(who, ()) if names_topic(c, words)}
-    keys = [k for who in sorted(found - planned) for k in topic_keys(who, words)]
+    planned = {
+        who for who in found for _, c in book.claims.get(who, ()) if names_topic(c, words, slots)
+    }
+    keys = [k for who in sorted(found - planned) for k in topic_keys(who, words, slots)]
     rows = ctx.facts.keyed_claims(namespace, keys, at) if keys else ()
     return planned | ({c.subject for _, c in rows or ()} & found)
 

@@ -204,6 +204,11 @@ def test_a_relative_named_once_is_the_same_person_later(store: MemoryStore) -> N
             "小敏说楼下新开了家咖啡店，排队的人特别多。",
             "她说钢琴太无聊了死活不去了，现在改学画画。",
         ),
+        (  # the slot is the topic: the one who has an allergy
+            "My daughter Isla has a peanut allergy.",
+            "Maya said the café downstairs always has a queue.",
+            "She's outgrown it!",
+        ),
     ],
 )
 def test_a_pronoun_points_to_the_one_its_topic_is_held_about(
@@ -211,7 +216,7 @@ def test_a_pronoun_points_to_the_one_its_topic_is_held_about(
 ) -> None:
     say(store, "h", *lines)
     current = texts(store, "h")
-    assert lines[0] not in current, "the child's old class is retired, not the friend's"
+    assert lines[0] not in current, "the child's old fact is retired, not the friend's"
     assert lines[1] in current and lines[2] in current
 
 

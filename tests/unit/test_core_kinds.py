@@ -2,7 +2,8 @@
 car, a phone number, a manager, a school, an allergy, a partner), told the way people type
 them: contractions without an apostrophe, a brand at the start of a clause, a value named
 before the verb that ends it, a name after "spoke to", a child's doubled name in Chinese
-(docs/design.md, "Memory formation")."""
+a short name for someone named in full before ("rach" for Rachel), a phone number however it
+is spaced (docs/design.md, "Memory formation")."""
 
 from __future__ import annotations
 
@@ -35,6 +36,19 @@ def _claims(text: str) -> list[tuple[str, str, str, bool]]:
         (("Jen is engaged to Marco.", "Jen and Marco tied the knot on Saturday!"), [0]),
         (("I report to Aisha.", "After the restructure we've been moved under Tom Reid."), [0]),
         (("I'm lactose intolerant.", "Turns out I'm not lactose intolerant at all."), [0]),
+        (("My sister Rachel is married to Ian.", "rach's divorce came through last week."), [0]),
+        (("My manager Priya is brilliant.", "Priya's last day was friday, cake all round."), [0]),
+        (("I'm a data analyst at Ocado.", "HR walked me out today, badge handed in."), [0]),
+        (("My daughter Isla has no allergies.", "The GP says she's allergic to cashews."), [0]),
+        (
+            (
+                "dentist check up is tuesday at 9:40",
+                "dentist rang, tuesday's off, moved to the 26th",
+            ),
+            [0],
+        ),
+        (("my mobile's 07700 900246", "gave the surgery my number again, 07700900246"), []),
+        (("Me and my boyfriend Sam have been together 3 years.", "We're not even married lol"), []),
         (("I drive a Skoda Octavia.", "Dad's gone electric, traded his Jaguar for a Tesla."), []),
         (("I drive a Skoda Octavia.", "Dad's car finally died and he won't shut up about it."), []),
     ],
@@ -74,6 +88,8 @@ def test_a_name_after_a_verb_of_talking_is_a_person() -> None:
         (("我男朋友叫小凯。", "我跟小凯结束了。"), [0]),
         (("我手机号13800001111。", "换号了，新号码13911112222。"), [0]),
         (("我老婆开一台红色的思域。", "她那台思域卖了，新提了辆小米SU7。"), [0]),
+        (("我在新东方教雅思。", "今天被约谈了，n+1，工牌当场收走。"), [0]),
+        (("我对芒果过敏。", "做了过敏原检测，芒果居然是阴性！"), [0]),
         (("我在京东做运营。", "我在家做饭呢。"), []),
     ],
 )
