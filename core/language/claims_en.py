@@ -39,6 +39,7 @@ _NUMBER = re.compile(r"\+?[\d(][\d\s().-]{5,}\d")  # a phone number, however it 
 _GAPS = {"*": (1,), "**": (1, 2, 3, 0), "{v}": (1, 2, 3, 4)}
 
 
+@lru_cache(maxsize=65536)
 def _norm(word: str) -> str:
     low = word.lower().replace("’", "'")
     return _CONTRACTIONS.get(low, low)
@@ -120,6 +121,23 @@ def _patterns() -> tuple[_Pattern, ...]:
 @cache
 def _indexed() -> tuple[tuple[_Pattern, frozenset[str]], ...]:
     return tuple((p, p.needs) for p in _patterns())
+
+
+@cache
+def _by_stem() -> dict[str, tuple[int, ...]]:
+    """Each phrasing (by its place in `_indexed`) under the longest word it needs, so that a
+    clause is matched only against the phrasings whose rarest word it holds."""
+    index: dict[str, list[int]] = {}
+    for i, (_, needs) in enumerate(_indexed()):
+        index.setdefault(max(sorted(needs), key=len) if needs else "", []).append(i)
+    return {stem: tuple(found) for stem, found in index.items()}
+
+
+def _candidates(present: set[str]) -> list[tuple[_Pattern, frozenset[str]]]:
+    """The phrasings whose words are all in a clause, in `_indexed` order."""
+    index, patterns = _by_stem(), _indexed()
+    found = sorted({i for stem in (*present, "") for i in index.get(stem, ())})
+    return [patterns[i] for i in found if patterns[i][1] <= present]
 
 
 def _split(phrase: str) -> list[str]:
@@ -309,9 +327,7 @@ def _found(clause: Sequence[Token]) -> list[_Found]:
     words = [(_norm(t.text), _stem(t.text), t.pos) for t in clause]
     present = {w[1] for w in words}
     taken: list[_Found] = []
-    for pattern, needs in _indexed():
-        if not needs <= present:
-            continue
+    for pattern, _ in _candidates(present):
         matches = [m for s in range(len(words)) if (m := _match(pattern, words, s)) is not None]
         matches = [m for m in matches if pattern.value or _fits(pattern, _value_of(clause, m))]
         for found in sorted(matches, key=lambda m: (m.end - m.start, m.start)):

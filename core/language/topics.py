@@ -181,12 +181,13 @@ def _change_clauses(
 def _ending(clause: Sequence[Token], said: str) -> str:
     """The cue by which a clause says its subject ended ("the Corolla's finally gone"), or
     "": not when a complement follows it ("dad's finally gone electric")."""
-    words = said.split()
+    padded, words = " " + said + " ", said.split()
     for cue in topics()["en"]["ends_subject"]:
-        size = len(cue.split())
-        for i in range(len(words) - size + 1):
-            end = i + size
-            if words[i:end] == cue.split() and not _complement(clause, end):
+        if " " + cue + " " not in padded:
+            continue
+        parts = cue.split()
+        for i in range(len(words) - len(parts) + 1):
+            if words[i : i + len(parts)] == parts and not _complement(clause, i + len(parts)):
                 return str(cue)
     return ""
 
