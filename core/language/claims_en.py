@@ -11,7 +11,7 @@ import attrs
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
-from bitemporal_core.language.slots import ANY, ClaimDraft, slot_table
+from bitemporal_core.language.slots import ANY, ClaimDraft, overlapping, slot_table
 
 __all__ = [
     "claims_en",
@@ -36,7 +36,7 @@ _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "stud
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 _MAX_VALUE = 6
 _NUMBER = re.compile(r"\+?[\d(][\d\s().-]{5,}\d")  # a phone number, however it is spaced
-_GAPS = {"*": (1,), "**": (1, 2, 3, 0), "{v}": (1, 2, 3, 4)}
+_PHONE_DIGITS = 9  # fewer is a year range ("2019-2021"), not a phone number
 
 
 @lru_cache(maxsize=65536)
@@ -125,8 +125,8 @@ def _indexed() -> tuple[tuple[_Pattern, frozenset[str]], ...]:
 
 @cache
 def _by_stem() -> dict[str, tuple[int, ...]]:
-    """Each phrasing (by its place in `_indexed`) under the longest word it needs, so that a
-    clause is matched only against the phrasings whose rarest word it holds."""
+    """Each phrasing (by its place in `_indexed`) under the longest word it needs (longer
+    words are rarer), so that a clause is matched only against phrasings that word admits."""
     index: dict[str, list[int]] = {}
     for i, (_, needs) in enumerate(_indexed()):
         index.setdefault(max(sorted(needs), key=len) if needs else "", []).append(i)
@@ -335,18 +335,11 @@ def _found(clause: Sequence[Token]) -> list[_Found]:
                 f
                 for f in taken
                 if (f.pattern.slot == ANY) == (pattern.slot == ANY)
-                and not _together(f.pattern.slot, pattern.slot)
+                and not overlapping(f.pattern.slot, pattern.slot)
             ]
             if all(found.end <= f.start or found.start >= f.end for f in rivals):
                 taken.append(found)
     return sorted(taken, key=lambda f: f.start)
-
-
-def _together(one: str, other: str) -> bool:
-    """Whether two slots may read the same words (`overlaps` in the slot table: "I'm a nurse
-    at St Mary's" is a job title and an employer)."""
-    table = slot_table()["slots"]
-    return other in table[one].get("overlaps", ()) or one in table[other].get("overlaps", ())
 
 
 def _value_of(clause: Sequence[Token], found: _Found) -> str:
@@ -495,8 +488,9 @@ def _fits(pattern: _Pattern, value: str) -> bool:
 def keys_of(value: str) -> tuple[str, ...]:
     """A value's word stems, to compare values ("the new Berlin office" -> berlin, offic); a
     number written with spaces or dashes is one key of its digits ("07700 900246")."""
-    if _NUMBER.fullmatch(value.strip()):
-        return (re.sub(r"\D", "", value),)
+    digits = re.sub(r"\D", "", value)
+    if _NUMBER.fullmatch(value.strip()) and len(digits) >= _PHONE_DIGITS:
+        return (digits,)
     keys = {_stem(w) for w in re.findall(r"[\w@.£$€-]+", value)}
     return tuple(sorted(k for k in keys if k and k not in _KEY_STOP))
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_subject
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlapping, slot_table
 from bitemporal_core.language.topics import (
     topic_claims_zh,
     topics,
@@ -79,11 +80,11 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     last = ("speaker", "")
     said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:
-        claim = _clause_claim(clause, last, said)
+        found = _clause_claims(clause, last, said)
         said += clause
-        if claim is not None:
-            out.append(claim)
-            last = (claim.subject_kind, claim.subject)
+        if found:
+            out.extend(found)
+            last = (found[0].subject_kind, found[0].subject)
         elif (named := _topic_subject(clause)) is not None:
             last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
     topic = topic_claims_zh(text, clauses, _topic_subject)
@@ -137,35 +138,64 @@ def _topic_subject(before: str) -> tuple[str, str] | None:
     return None
 
 
-def _clause_claim(clause: str, last: tuple[str, str], said: str) -> ClaimDraft | None:
-    """The first phrasing's claim in a clause; `last` is the subject of the clause before,
-    `said` the statement's text before the clause (its additive cues count)."""
-    for slot, regex, fixed, positive, star, source in _patterns():
-        m = regex.search(clause)
-        if m is None or (star and source.index("*") == 1 and not _word_at(clause, m.start())):
-            continue  # 在*做 needs 在 as a word: not the 在 of 现在
-        before = clause[: m.start()]
-        value = _value(clause, m, fixed, star)
-        spec = slot_table()["slots"][slot]
-        if value in spec["zh"].get("not_values", ()):
-            continue  # 我在家做饭: no employer
-        negated = positive and _negated(clause, m.end())
-        kind, subject = zh_subject(_drop_object(before)) or last
-        return ClaimDraft(
-            subject_kind=kind,
-            subject=subject,
-            slot=slot,
-            value=value,
-            keys=tuple(sorted({value} | zh_terms(value))) if value else (),
-            positive=positive and not negated,
-            single=spec["cardinality"] == "one",
-            replacing=_cue("replacing", clause) or not positive or negated,
-            additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
-            tentative=_cue("hypothetical", clause) or _cue("temporary", said),
-            past=_cue("past_state", clause),
-            rule="slot:" + slot + " '" + source + "'",
-        )
-    return None
+def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimDraft]:
+    """The first phrasing's claim in a clause, and the first of a slot that may read the same
+    words (`overlaps`: 我在公司是做测试的 is an employer and a job title); `last` is the
+    subject of the clause before, `said` the statement's text before the clause."""
+    out: list[ClaimDraft] = []
+    partners: set[str] = set()
+    for pattern in _patterns():
+        if out and pattern[0] not in partners:
+            continue
+        claim = _claim(pattern, clause, last, said)
+        if claim is None:
+            continue
+        out.append(claim)
+        partners = {s for s in slot_table()["slots"] if overlapping(s, claim.slot)}
+        if len(out) == 2 or not partners:
+            break
+    return out
+
+
+def _claim(
+    pattern: tuple[str, re.Pattern[str], str | None, bool, bool, str],
+    clause: str,
+    last: tuple[str, str],
+    said: str,
+) -> ClaimDraft | None:
+    """One phrasing's claim in a clause, if it matches there."""
+    slot, regex, fixed, positive, star, source = pattern
+    m = regex.search(clause)
+    if m is None or (star and source.index("*") == 1 and not _word_at(clause, m.start())):
+        return None  # one character before `*` counts only as a word (在*做运营: not 现在)
+    before = clause[: m.start()]
+    value = _value(clause, m, fixed, star)
+    spec = slot_table()["slots"][slot]
+    if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
+        return None  # 我在家做饭: no employer; 手机号被封了: no number
+    negated = positive and _negated(clause, m.end())
+    kind, subject = zh_subject(_drop_object(before)) or last
+    return ClaimDraft(
+        subject_kind=kind,
+        subject=subject,
+        slot=slot,
+        value=value,
+        keys=tuple(sorted({value} | zh_terms(value))) if value else (),
+        positive=positive and not negated,
+        single=spec["cardinality"] == "one",
+        replacing=_cue("replacing", clause) or not positive or negated,
+        additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
+        tentative=_cue("hypothetical", clause) or _cue("temporary", said),
+        past=_cue("past_state", clause),
+        rule="slot:" + slot + " '" + source + "'",
+    )
+
+
+def _fits_zh(spec: dict[str, Any], value: str) -> bool:
+    """Whether a value has the shape the slot's Chinese phrasings require, if any."""
+    pattern = spec.get("zh", {}).get("value_pattern")
+    value = value.lstrip(":：,， ")  # 新换了个号：186...
+    return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 
 
 def _word_at(clause: str, at: int) -> bool:

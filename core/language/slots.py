@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["ABOUT", "ANY", "ClaimDraft", "slot_table"]
+__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlapping", "slot_table"]
 
 ANY = "any"
 """The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
@@ -60,3 +60,10 @@ def slot_table() -> dict[str, Any]:
     text = resources.files("bitemporal_core.language").joinpath("data/slots.json")
     data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
     return data
+
+
+def overlapping(one: str, other: str) -> bool:
+    """Whether two slots may read the same words (`overlaps` in the slot table: "I'm a nurse
+    at St Mary's", 我在美团做产品经理: a job title and an employer)."""
+    table = slot_table()["slots"]
+    return other in table[one].get("overlaps", ()) or one in table[other].get("overlaps", ())

@@ -196,7 +196,7 @@ def _possessed(clause: Sequence[Token], verb: int) -> bool:
     """Whether the clause's subject is someone's thing ("Dad's car finally died": Dad's, not
     the speaker's)."""
     return any(
-        t.text in ("'s", "’s") and clause[i + 1].pos == "NOUN"
+        t.text in ("'s", "’s") and clause[i + 1].pos in ("NOUN", "PROPN")
         for i, t in enumerate(clause[: max(verb - 1, 0)])
     )
 
@@ -353,7 +353,8 @@ def topic_claims_zh(
     naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡);
     what the clauses before it named counts as named by it (余额宝收益太低，我把钱转到...).
     `subject` reads who a clause is about from the text before the cue; a clause naming no
-    one is about the subject of the change before (else the speaker's)."""
+    one is about the subject of the change before, or of a clause before it that names a
+    pronoun or a relative (else the speaker's)."""
     if _blocked_zh(text):
         return ()
     out = []
@@ -362,8 +363,10 @@ def topic_claims_zh(
     for clause in clauses_zh:
         spec = topics()["zh"]
         cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
-        if not cue:
+        if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
+            said_of = subject(clause)
+            last = said_of if said_of and said_of[0] in ("pronoun", "relation") else last
             continue
         if _blocked_zh(clause, clause=True):
             continue

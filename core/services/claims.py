@@ -8,7 +8,6 @@ applies the decisions; the stream benchmark can run them without a store.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from functools import cache
 
 import attrs
 
@@ -33,6 +32,7 @@ __all__ = [
 ]
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
+_PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
 
 
 @attrs.define
@@ -71,8 +71,12 @@ class Mentions:
         return self._named_in_full(key) or key
 
     def _named_in_full(self, key: str) -> str | None:
+        """The one person mentioned whose first name begins with a short name not mentioned
+        itself ("rach" for Rachel; not "tom" when Tom and Tommy were both mentioned)."""
         kind, _, name = key.partition(":")
         if kind != "person" or len(name) < 3 or not name.isalpha() or not name.isascii():
+            return None
+        if key in self.recent:
             return None
         fuller = {
             k
@@ -135,8 +139,8 @@ def resolve(
     if draft.subject_kind == "pronoun":
         found = mentions.pronoun(draft.subject, topical)
         if found is None:  # "they" with nobody to point at is the speaker's "they"
-            singular = draft.subject in _SINGULAR_PRONOUNS
-            found = "unknown:" + draft.subject if singular else entity_key("speaker", "", speaker)
+            others = draft.subject in _SINGULAR_PRONOUNS | _PAIR_PRONOUNS
+            found = "unknown:" + draft.subject if others else entity_key("speaker", "", speaker)
         key = found
     else:
         key = mentions.alias(entity_key(draft.subject_kind, draft.subject, speaker))
@@ -236,9 +240,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         return list(dict.fromkeys(denied + _positive(new, held)))
     same = [c for c in held if c.claim.slot == new.slot]
     if not new.positive:
-        if new.single and _specific(new):  # "we're not married": not "my boyfriend Sam"
-            ended = [c.fact_id for c in same if _same_value(new, c.claim)]
-        elif new.single:
+        if new.single:
             ended = [c.fact_id for c in same]
         else:
             ended = [c.fact_id for c in same if _related(new, c.claim)]
@@ -275,25 +277,6 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.mode == "replace":
         return [c.fact_id for c in same if _related(new, c.claim) and not _same_value(new, c.claim)]
     return []
-
-
-def _specific(claim: Claim) -> bool:
-    """Whether a claim's value is one its slot's phrasings fix ("not even married" =>
-    married), not a value said in other words or none ("I quit my job")."""
-    return bool(claim.value) and claim.value in _fixed_values(claim.slot)
-
-
-@cache
-def _fixed_values(slot: str) -> frozenset[str]:
-    """The values the slot table's claim phrasings of a slot fix ("engaged => engaged"), not
-    those of its end phrasings ("sober => sober" ends whatever one drank)."""
-    spec = slot_table()["slots"].get(slot, {})
-
-    def fixed(group: str) -> set[str]:
-        phrases = [p for lang in ("en", "zh") for p in spec.get(lang, {}).get(group, ())]
-        return {p.split("=>", 1)[1].replace("@speaker", "").strip() for p in phrases if "=>" in p}
-
-    return frozenset(fixed("claim") - fixed("end"))
 
 
 def _contradicts(new: Claim, old: Claim) -> bool:
