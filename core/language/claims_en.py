@@ -404,7 +404,7 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
 
 def _own_value(clause: Sequence[Token], found: _Found) -> bool:
     """Whether a value named before its phrasing opens the clause and names nobody's
-    ("keto lasted a week", "lisbon's off"; not "Tom's trip is off")."""
+    ("keto lasted about a week", "lisbon's off"; not "Tom's trip is off")."""
     return (
         found.pattern.before
         and _start_of(clause, found) == 0

@@ -84,7 +84,7 @@ class Mentions:
             if k.startswith("person:")
             and "=" not in k
             and k != key
-            and k[7:].split(" ")[0].startswith(name)
+            and k.partition(":")[2].split(" ")[0].startswith(name)
         }
         return fuller.pop() if len(fuller) == 1 else None
 

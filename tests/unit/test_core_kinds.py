@@ -66,6 +66,7 @@ def test_core_kinds_in_the_words_people_type(lines: tuple[str, ...], expected: l
         ("My cat Tom is 12.", "Just let it go."),
         ("I'm allergic to penicillin.", "I've outgrown it, the coat goes to my sister."),
         ("I'm married to Sam.", "I'm not married anymore."),
+        ("We're going to Spain on holiday in June.", "Not had a holiday since 2019 before this."),
     ],
 )
 def test_everyday_words_are_no_change(old: str, new: str) -> None:
