@@ -11,7 +11,7 @@ import attrs
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
-from bitemporal_core.language.slots import ANY, ClaimDraft, overlapping, slot_table
+from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, slot_table
 
 __all__ = [
     "claims_en",
@@ -97,7 +97,7 @@ def _patterns() -> tuple[_Pattern, ...]:
         for group, positive in (("claim", True), ("end", False), ("adds", True)):
             for phrase in spec["en"].get(group, ()):
                 words, _, fixed = phrase.partition("=>")
-                speaker = "@speaker" in phrase or "me" in words.split()  # "bumped me up to"
+                speaker = "@speaker" in phrase
                 words, fixed = words.replace("@speaker", ""), fixed.replace("@speaker", "")
                 split = _split(words.strip())
                 before = split[0] == "{v}" and len(split) > 1
@@ -335,7 +335,7 @@ def _found(clause: Sequence[Token]) -> list[_Found]:
                 f
                 for f in taken
                 if (f.pattern.slot == ANY) == (pattern.slot == ANY)
-                and not overlapping(f.pattern.slot, pattern.slot)
+                and f.pattern.slot not in overlaps(pattern.slot)
             ]
             if all(found.end <= f.start or found.start >= f.end for f in rivals):
                 taken.append(found)
@@ -362,16 +362,17 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
         value = pattern.value or _value_of(clause, found)
         upto = " ".join(_norm(t.text) for t in clause[:end])
         is_negated = pattern.positive and negated(clause, start, end)
-        if pattern.speaker:
+        # A phrasing whose words say "me" is the speaker's ("they bumped me up to", "they've
+        # moved me to the 26th"), as is a value before it that opens the clause ("keto lasted
+        # about three weeks").
+        if pattern.speaker or "me" in {t.text.lower() for t in clause[start:end]}:
             kind, subject = "speaker", ""
         elif 0 <= found.subject_at < len(clause):
             kind, subject = "person", clause[found.subject_at].text.lower()
-        elif _own_value(clause, found):  # "keto lasted three weeks", "lisbon's off"
+        elif _own_value(clause, found):
             kind, subject = "speaker", ""
         else:
             kind, subject = subject_of(clause, _start_of(clause, found))
-            if subject == "they" and "me" in {t.text.lower() for t in clause[start:end]}:
-                kind, subject = "speaker", ""  # "they've moved me to the 26th"
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)

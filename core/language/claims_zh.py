@@ -20,7 +20,7 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_subject
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlapping, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, slot_table
 from bitemporal_core.language.topics import (
     topic_claims_zh,
     topics,
@@ -33,6 +33,7 @@ from bitemporal_core.language.topics import (
 __all__ = ["claims_zh"]
 
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
+_LEAD = ":：,， "  # punctuation between a phrasing and its value
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
 
@@ -143,17 +144,14 @@ def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimD
     words (`overlaps`: 我在公司是做测试的 is an employer and a job title); `last` is the
     subject of the clause before, `said` the statement's text before the clause."""
     out: list[ClaimDraft] = []
-    partners: set[str] = set()
     for pattern in _patterns():
-        if out and pattern[0] not in partners:
+        if out and pattern[0] not in overlaps(out[0].slot):
             continue
         claim = _claim(pattern, clause, last, said)
-        if claim is None:
-            continue
-        out.append(claim)
-        partners = {s for s in slot_table()["slots"] if overlapping(s, claim.slot)}
-        if len(out) == 2 or not partners:
-            break
+        if claim is not None:
+            out.append(claim)
+            if len(out) == 2 or not overlaps(claim.slot):
+                break
     return out
 
 
@@ -194,7 +192,6 @@ def _claim(
 def _fits_zh(spec: dict[str, Any], value: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any."""
     pattern = spec.get("zh", {}).get("value_pattern")
-    value = value.lstrip(":：,， ")  # 新换了个号：186...
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 
 
@@ -209,7 +206,7 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
     if fixed is not None:
         return fixed
     star_value = m.group("v") if star and m.groupdict().get("v") else ""
-    value = star_value or clause[m.end() :][:_MAX_VALUE]
+    value = star_value or clause[m.end() :].lstrip(_LEAD)[:_MAX_VALUE]  # 新换了个号：186...
     value = value.strip().rstrip(_TAIL).strip() or value.strip()
     if value.strip(_TAIL):
         return value

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlapping", "slot_table"]
+__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "slot_table"]
 
 ANY = "any"
 """The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
@@ -62,8 +62,10 @@ def slot_table() -> dict[str, Any]:
     return data
 
 
-def overlapping(one: str, other: str) -> bool:
-    """Whether two slots may read the same words (`overlaps` in the slot table: "I'm a nurse
-    at St Mary's", 我在美团做产品经理: a job title and an employer)."""
+@cache
+def overlaps(slot: str) -> frozenset[str]:
+    """The slots that may read the same words as `slot` (`overlaps` in the slot table, either
+    way: "I'm a nurse at St Mary's", 我在公司是做测试的: a job title and an employer)."""
     table = slot_table()["slots"]
-    return other in table[one].get("overlaps", ()) or one in table[other].get("overlaps", ())
+    named = set(table.get(slot, {}).get("overlaps", ()))
+    return frozenset(named | {s for s, spec in table.items() if slot in spec.get("overlaps", ())})

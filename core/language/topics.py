@@ -130,8 +130,9 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # ("three months without a cigarette", "totally over fortnite").
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
         who = named_subject(clause, verb)
+        ending = _ending(clause, said)
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
-            mine = mine or bool(_ending(clause, said))
+            mine = mine or bool(ending)
             who = None
         who = who or (("speaker", "") if mine else None)
         if who is None:
@@ -145,7 +146,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
             others = [p.partition(":")[::2] for p in named_people]
-        elif _ending(clause, said) and not _possessed(clause, verb):
+        elif ending and not _possessed(clause, verb):
             others = [("speaker", "")]
         else:
             owned = _owned(clause[verb + 1 :])

@@ -33,6 +33,7 @@ __all__ = [
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
+_UNKEYED = frozenset({ABOUT, ANY, TOPIC})  # claims filed by what they name, not by slot
 
 
 @attrs.define
@@ -83,7 +84,6 @@ class Mentions:
             for k in self.recent
             if k.startswith("person:")
             and "=" not in k
-            and k != key
             and k.partition(":")[2].split(" ")[0].startswith(name)
         }
         return fuller.pop() if len(fuller) == 1 else None
@@ -327,7 +327,8 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
 def names_topic(claim: Claim, words: Sequence[str], slots: Sequence[str] = ()) -> bool:
     """Whether a claim's value or statement names one of `words` (not a generic one), or it
     holds one of `slots`."""
-    return claim.slot in slots or bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
+    held_slot = claim.slot in slots and claim.slot not in _UNKEYED
+    return held_slot or bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
 
 
 def topic_keys(subject: str, words: Sequence[str], slots: Sequence[str] = ()) -> tuple[str, ...]:
@@ -348,5 +349,5 @@ def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:
     """The keys: the slot's (not for `about`, `any` and topic claims, which the rules match by
     what they name, never by slot: nearly every statement holds one) and each term's."""
     prefix = subject + "\x1f"
-    by_slot = () if slot in (ABOUT, ANY, TOPIC) else (prefix + "s:" + slot,)
+    by_slot = () if slot in _UNKEYED else (prefix + "s:" + slot,)
     return (*by_slot, *(prefix + "t:" + t for t in sorted(terms) if t))

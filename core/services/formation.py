@@ -26,7 +26,6 @@ from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
-    ABOUT,
     ANY,
     Candidate,
     Mentions,
@@ -55,7 +54,6 @@ _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
 _TOPICAL_REFERENTS = 4  # the latest people a pronoun may point to, weighed by topic
-_UNKEYED = frozenset({ABOUT, ANY, TOPIC})  # claims filed by what they name, not by slot
 
 
 @attrs.frozen(kw_only=True)
@@ -281,7 +279,7 @@ def _topical(
     words = [key for key, _ in st.concepts] + [k for d in st.claims for k in d.keys]
     pronouns = {d.subject for d in st.claims if d.subject_kind == "pronoun"}
     # "She's outgrown it" (an allergy): the one who has an allergy
-    slots = sorted({d.slot for d in st.claims if d.subject_kind == "pronoun"} - _UNKEYED)
+    slots = sorted({d.slot for d in st.claims if d.subject_kind == "pronoun"})
     found = {k for p in pronouns for k in mentions.referents(p)[:_TOPICAL_REFERENTS]}
     if len(found) < 2 or not (words or slots):
         return set()
