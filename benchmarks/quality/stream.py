@@ -16,8 +16,10 @@ lowercase turns, changes told as events), written before its failures were looke
 neither the rules nor the holdout), measured once untouched before tuning; `--set dev6` a
 sixth, written after dev5's rules; `--set dev7` a seventh, over the kinds of fact users
 mention most (a home, a job, a diet, a car, a phone number, a manager, a school, an allergy,
-a trip, a habit, a partner, a pet) in the words people type, and `--set dev8` an eighth over
-the same kinds by another writer. `--set holdout` replays
+a trip, a habit, a partner, a pet) in the words people type, `--set dev8` an eighth over
+the same kinds by another writer, `--set dev9` a ninth, half in plain sentences as the
+issue's own examples read, and `--set dev10` a tenth (each measured untouched first).
+`--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
 - `remember`: `store.remember(text, at=..., source=turn id, speaker=...)`;
@@ -34,7 +36,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev8|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev10|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -66,6 +68,8 @@ SETS = {
     "dev6": ("stream_dev6_{}.jsonl", HERE / "STREAM_DEV6.md"),
     "dev7": ("stream_dev7_{}.jsonl", HERE / "STREAM_DEV7.md"),
     "dev8": ("stream_dev8_{}.jsonl", HERE / "STREAM_DEV8.md"),
+    "dev9": ("stream_dev9_{}.jsonl", HERE / "STREAM_DEV9.md"),
+    "dev10": ("stream_dev10_{}.jsonl", HERE / "STREAM_DEV10.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -362,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8")
+            if args.which.startswith("dev")
             else "held back, never tuned on)."
         ),
         "",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 
@@ -115,7 +116,8 @@ def _patterns() -> tuple[_Pattern, ...]:
                         group == "adds",
                     )
                 )
-    return tuple(sorted(out, key=lambda p: -p.weight))
+    # of two as specific, the one that ends ("outgrown ** allergy" over "{v} allergy")
+    return tuple(sorted(out, key=lambda p: (-p.weight, p.positive)))
 
 
 @cache
@@ -163,6 +165,7 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
     items = pattern.items
     marks = {"{v}": -1, "{s}": -1}
     exceptions = set(slot_table()["cues"]["en"]["stem_exceptions"])
+    intensifiers = set(slot_table()["cues"]["en"]["intensifiers"])
 
     def word_ok(item: _Item, j: int) -> bool:
         text, stemmed, pos = words[j]
@@ -194,6 +197,8 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
             return None
         if j < len(words) and word_ok(item, j):
             return walk(i + 1, j + 1)
+        if i > 0 and j < len(words) and words[j][0] in intensifiers:
+            return walk(i, j + 1)  # "is so single"
         return None
 
     end = walk(0, start)
@@ -232,13 +237,20 @@ def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
             and _verb_after_name(kept, i + 1)
         )
         starts = nxt is not None and (nxt.text.lower() in subjects or named)
-        if low in _CLAUSE_BREAK and current and (starts or low in {";", "—"}):
+        if current and (
+            (low in _CLAUSE_BREAK and (starts or low in {";", "—"})) or _emoji(tok.text)
+        ):
             yield current
             current = []
             continue
         current.append(tok)
     if current:
         yield current
+
+
+def _emoji(text: str) -> bool:
+    """An emoji, which ends a thought in chat as a full stop does ("office 😭 new manager")."""
+    return bool(text) and all(unicodedata.category(ch) in ("So", "Sk", "Mn", "Cf") for ch in text)
 
 
 def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
@@ -481,9 +493,12 @@ def _fits(pattern: _Pattern, value: str) -> bool:
         return False
     if pattern.slot in slot_table()["timed_slots"]:
         return True
-    times = set(slot_table()["cues"]["en"]["time_words"])
-    words = [w.lower() for w in re.findall(r"[\w']+", value)]
-    return not all(w in times for w in words)
+    cues = slot_table()["cues"]["en"]
+    times = {*cues["time_words"], *cues["time_fillers"]}
+    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
+    timed = [w for w in words if w in times or (w[0].isdigit() and not w.isdigit())]
+    # "2 pm", "the 8th" are times; a number alone ("07700 900123") is not
+    return not timed or not all(w in timed or w.isdigit() for w in words)
 
 
 def keys_of(value: str) -> tuple[str, ...]:

@@ -171,7 +171,7 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         owner = ("speaker", "") if low in possessive else _owner(tokens, i + 1)
         value = " ".join(t.text for t in tokens[k : found[1]] if t.text[:1].isupper())
         draft = _draft(tokens, j, slot, value, owner, f"role:{slot} '{tokens[j].text}'")
-        if has_cue("past_state", tokens[i:j]):
+        if has_cue("past_state", tokens[i:j]) or has_cue("role_past", tokens[i:j]):
             draft = attrs.evolve(draft, past=True)
         yield draft
 

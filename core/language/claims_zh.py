@@ -33,7 +33,7 @@ from bitemporal_core.language.topics import (
 __all__ = ["claims_zh"]
 
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
-_LEAD = ":：,， "  # punctuation between a phrasing and its value
+_LEAD = ":：,， 了"  # punctuation (and 了: 搬到了浦东) between a phrasing and its value
 _MAX_VALUE = 12
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
 
@@ -57,14 +57,18 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str
             for phrase in spec.get("zh", {}).get(group, ()):
                 words, _, fixed = phrase.partition("=>")
                 words = words.strip()
+                whole = words.startswith("^")  # the whole clause (^分了: "分了。别问")
+                marked = words.startswith("|")  # where a word starts (|死了)
+                words = words.lstrip("^|")
                 star = "*" in words
                 body = ".{1,8}?".join(re.escape(part) for part in words.split("*"))
                 if star:
                     body = "(?P<v>.{1,8}?)".join(re.escape(part) for part in words.split("*", 1))
                     body = body.replace(re.escape("*"), ".{1,8}?")
-                regex = re.compile(body)
-                out.append((slot, regex, fixed.strip() or None, positive, star, words))
-    return tuple(sorted(out, key=lambda p: -len(p[5].replace("*", ""))))
+                regex = re.compile("^" + body + "$" if whole else body)
+                source = ("^" if whole else "|" if marked else "") + words
+                out.append((slot, regex, fixed.strip() or None, positive, star, source))
+    return tuple(sorted(out, key=lambda p: -len(p[5].lstrip("^|").replace("*", ""))))
 
 
 def _cue(group: str, text: str) -> bool:
@@ -163,15 +167,15 @@ def _claim(
 ) -> ClaimDraft | None:
     """One phrasing's claim in a clause, if it matches there."""
     slot, regex, fixed, positive, star, source = pattern
-    m = regex.search(clause)
-    if m is None or (star and source.index("*") == 1 and not _word_at(clause, m.start())):
-        return None  # one character before `*` counts only as a word (在*做运营: not 现在)
+    m = next((f for f in regex.finditer(clause) if _starts_word(source, clause, f)), None)
+    if m is None:
+        return None
     before = clause[: m.start()]
     value = _value(clause, m, fixed, star)
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
         return None  # 我在家做饭: no employer; 手机号被封了: no number
-    negated = positive and _negated(clause, m.end())
+    negated = positive and _negated(clause, m.end(), _literal(source, m))
     kind, subject = zh_subject(_drop_object(before)) or last
     return ClaimDraft(
         subject_kind=kind,
@@ -193,6 +197,15 @@ def _fits_zh(spec: dict[str, Any], value: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any."""
     pattern = spec.get("zh", {}).get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
+
+
+def _starts_word(source: str, clause: str, m: re.Match[str]) -> bool:
+    """Whether a match may stand where it is: a phrasing marked `|` or with one character
+    before `*` counts only where a word starts (|死了: not the 死了 of 烦死了; 在*做运营: not
+    the 在 of 现在)."""
+    if not (source.startswith("|") or source.find("*") == 1):
+        return True
+    return _word_at(clause, m.start())
 
 
 def _word_at(clause: str, at: int) -> bool:
@@ -226,8 +239,24 @@ def _drop_object(before: str) -> str:
     return before[found.end("v") :] if found else before
 
 
-def _negated(clause: str, end: int) -> bool:
+def _negated(clause: str, end: int, own: set[int]) -> bool:
     """A negation word (不, 没, 不再...) before `end`, as a word of its own: 差不多, 不错 or 不少
-    negate nothing."""
+    negate nothing, nor does the phrasing's own 不 (乳糖不耐受, offsets `own`)."""
     cues = set(slot_table()["cues"]["zh"]["negation"])
-    return any(w.norm in cues for w in tag_words(normalise(clause)) if w.start < end)
+    words = tag_words(normalise(clause))
+    return any(w.norm in cues and w.start < end and w.start not in own for w in words)
+
+
+def _literal(source: str, m: re.Match[str]) -> set[int]:
+    """The offsets of the clause a phrasing's own characters matched (not what `*` covers)."""
+    parts = source.lstrip("^|").split("*")
+    out: set[int] = set()
+    at = m.start()
+    text = m.group(0)
+    for part in parts:
+        found = text.find(part, at - m.start())
+        if found < 0:
+            break
+        out.update(range(m.start() + found, m.start() + found + len(part)))
+        at = m.start() + found + len(part)
+    return out

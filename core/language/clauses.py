@@ -13,7 +13,7 @@ __all__ = ["ZH_CLAUSES", "plain_fragment", "timed_text"]
 
 _EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
 ZH_CLAUSES = re.compile(
-    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过|所以|然后|而且)"
+    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过(?!敏)|所以|然后|而且)"
 )
 """Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation) and
 clause-joining words; the Chinese claim rules read the same clauses."""

@@ -123,7 +123,10 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         if not keys:
             continue
-        verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), len(clause))
+        verb = next(
+            (i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX") and t.text.isalpha()),
+            len(clause),
+        )  # "new job = asleep by ten": a sign is no verb
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
         # ("a hairdresser in town does my hair").
         # An ended habit or a clause without a verb that names nobody is the speaker's

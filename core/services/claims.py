@@ -19,6 +19,7 @@ from bitemporal_core.model import Claim
 __all__ = [
     "ABOUT",
     "ANY",
+    "UNKEYED",
     "Candidate",
     "Mentions",
     "entity_key",
@@ -33,7 +34,8 @@ __all__ = [
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
-_UNKEYED = frozenset({ABOUT, ANY, TOPIC})  # claims filed by what they name, not by slot
+UNKEYED = frozenset({ABOUT, ANY, TOPIC})
+"""The slots whose claims are filed by what they name, not by slot."""
 
 
 @attrs.define
@@ -44,7 +46,7 @@ class Mentions:
 
     recent: list[str] = attrs.field(factory=list)
     changed: bool = False
-    keep: int = 8
+    keep: int = 12
 
     def add(self, key: str) -> None:
         if key.startswith(("speaker:", "unknown:")):
@@ -245,8 +247,31 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         else:
             ended = [c.fact_id for c in same if _related(new, c.claim)]
             ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
-        return list(dict.fromkeys(ended + named))
+        topical = [c.fact_id for c in held if _names_slot(new, c.claim)]
+        return list(dict.fromkeys(ended + named + topical))
     return []
+
+
+def _ends_slot(claim: Claim) -> bool:
+    """A negated claim of a slot that names no value of it ("I've stopped drinking")."""
+    return (
+        not claim.positive
+        and claim.slot not in UNKEYED
+        and not set(claim.keys) - _slot_words(claim.slot)
+    )
+
+
+def _slot_topics(slot: str) -> set[str]:
+    """The topics the name of a slot belongs to ("alcohol": wine, beer, pints...)."""
+    return topic_terms(claim_keys(slot.replace("_", " ")))
+
+
+def _names_slot(new: Claim, old: Claim) -> bool:
+    """A claim ending a whole slot names the topic of a fact no slot read ("a glass of wine
+    most evenings" for "I've stopped drinking")."""
+    if not _ends_slot(new) or old.slot != ABOUT:
+        return False
+    return bool(_slot_topics(new.slot) & topic_terms((*old.keys, *old.context)))
 
 
 def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
@@ -327,7 +352,7 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
 def names_topic(claim: Claim, words: Sequence[str], slots: Sequence[str] = ()) -> bool:
     """Whether a claim's value or statement names one of `words` (not a generic one), or it
     holds one of `slots`."""
-    held_slot = claim.slot in slots and claim.slot not in _UNKEYED
+    held_slot = claim.slot in slots and claim.slot not in UNKEYED
     return held_slot or bool((set(words) - set(_GENERIC)) & {*claim.keys, *claim.context})
 
 
@@ -342,6 +367,8 @@ def wanted_keys(claim: Claim) -> tuple[str, ...]:
     """The keys under which the held claims a new claim may retire are found: its slot, the
     words of its value (`_names`) and their topics (`_same_topic`)."""
     terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
+    if _ends_slot(claim):
+        terms |= _slot_topics(claim.slot)
     return _keyed(claim.subject, claim.slot, terms)
 
 
@@ -349,5 +376,5 @@ def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:
     """The keys: the slot's (not for `about`, `any` and topic claims, which the rules match by
     what they name, never by slot: nearly every statement holds one) and each term's."""
     prefix = subject + "\x1f"
-    by_slot = () if slot in _UNKEYED else (prefix + "s:" + slot,)
+    by_slot = () if slot in UNKEYED else (prefix + "s:" + slot,)
     return (*by_slot, *(prefix + "t:" + t for t in sorted(terms) if t))

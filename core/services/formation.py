@@ -27,6 +27,7 @@ from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
     ANY,
+    UNKEYED,
     Candidate,
     Mentions,
     held_keys,
@@ -50,10 +51,10 @@ TALK = "talk"
 
 MAX_PLANNED = 64
 """Facts of one message that later statements of the same call are weighed against."""
-_CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7}
+_CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7, "along": 0.6}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
-_TOPICAL_REFERENTS = 4  # the latest people a pronoun may point to, weighed by topic
+_TOPICAL_REFERENTS = 12  # the latest people a pronoun may point to, weighed by topic
 
 
 @attrs.frozen(kw_only=True)
@@ -381,10 +382,46 @@ def _retirements(s: _Said) -> list[Retire]:
             ),
         )
     found = list(offline.values()) or _nearest(s, kept)
+    found += _along(s, found)
     if s.ctx.llm is None:
         return found
     decided = _llm_retirements(s)
     return found if decided is None else decided
+
+
+def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
+    """The facts said in the same message as a retired one that hold no claim of their own
+    on a slot nor about anyone else: they went on about what it said ("my cat biscuit
+    knocked my tea over. 14 yrs old and still chaos"), and end with it."""
+    stored = {r.fact_id: r.fact for r in found if r.fact is not None and r.fact.source}
+    if not stored:
+        return []
+    sources = sorted({f.source for f in stored.values() if f.source})
+    rows = s.ctx.messages.remembered(s.namespace, sources)
+    siblings = {
+        v.id: v
+        for _, _, v in rows
+        if v is not None
+        and v.id not in stored
+        and v.id not in s.book.gone
+        and v.superseded_at is None
+        and (v.valid_to is None or v.valid_to > s.at)
+        and v.valid_from <= s.at
+    }
+    if not siblings:
+        return []
+    versions = [v.version_id for v in (*siblings.values(), *stored.values())]
+    held = s.ctx.facts.version_claims(s.namespace, versions)
+    out: list[Retire] = []
+    for v in siblings.values():
+        theirs = held.get(v.version_id, ())
+        with_it = [f for f in stored.values() if f.source == v.source]
+        subjects = {c.subject for f in with_it for c in held.get(f.version_id, ())}
+        if any(c.slot not in UNKEYED or c.subject not in subjects for c in theirs):
+            continue
+        reason = "rule:said with " + with_it[0].id
+        out.append(Retire(fact_id=v.id, fact=v, reason=reason, confidence=_CONFIDENCE["along"]))
+    return out
 
 
 def _says_change(claim: Claim) -> bool:

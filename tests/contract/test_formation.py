@@ -220,6 +220,38 @@ def test_a_pronoun_points_to_the_one_its_topic_is_held_about(
     assert lines[1] in current and lines[2] in current
 
 
+def test_a_pronoun_reaches_past_the_names_of_small_talk_to_its_topic(store: MemoryStore) -> None:
+    names = [
+        "Rhys's baby arrived on Wednesday.",
+        "Piotr told me a story about a ferret.",
+        "Ayesha sent me a photo of a puppy.",
+        "Kofi's baby arrived on Sunday.",
+        "Grace made stroganoff for dinner.",
+    ]
+    say(store, "m", "My daughter Maisie is allergic to eggs.", *names, "She's outgrown it!")
+    assert texts(store, "m") == {*names, "She's outgrown it!"}
+
+
+def test_what_was_said_with_a_retired_fact_ends_with_it(store: MemoryStore) -> None:
+    say(
+        store,
+        "w",
+        "My cat Biscuit knocked my tea over again. 14 years old and still pure chaos.",
+        "I live in Lyon. I work at Airbus. The weather is lovely.",
+        "We had to put Biscuit to sleep yesterday.",
+        "I moved to Berlin.",
+    )
+    assert texts(store, "w") == {
+        "We had to put Biscuit to sleep yesterday.",
+        "I work at Airbus.",  # a claim of its own: kept
+        "I moved to Berlin.",
+    }
+    (chaos,) = [
+        f for f in store.timeline("w").versions if f.text.startswith("14") and f.version == 1
+    ]
+    assert store.history(chaos.id).changes[0].reason.startswith("rule:said with ")
+
+
 @pytest.mark.parametrize(
     "lines",
     [  # a change said of a name ends the fact about someone else that names it

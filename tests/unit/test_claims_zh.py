@@ -137,4 +137,4 @@ def test_a_statement_without_claims_is_about_its_first_clause_subject() -> None:
 
 
 def test_a_subject_named_in_a_clause_without_claims_holds_for_the_next() -> None:
-    assert _slot("同事小李烟瘾超大，天天抽电子烟", "smoking")[:2] == ("person", "小李")
+    assert _slot("同事小李脾气超大，天天抽电子烟", "smoking")[:2] == ("person", "小李")

@@ -3,7 +3,8 @@ car, a phone number, a manager, a school, an allergy, a partner), told the way p
 them: contractions without an apostrophe, a brand at the start of a clause, a value named
 before the verb that ends it, a name after "spoke to", a child's doubled name in Chinese
 and a short name for someone named in full before ("rach" for Rachel), a phone number however it
-is spaced (docs/design.md, "Memory formation")."""
+is spaced, an ended habit said by its kind ("stopped drinking" for a glass of wine), a time that
+is no place, Chinese phrasings after 现在 and 了 (docs/design.md, "Memory formation")."""
 
 from __future__ import annotations
 
@@ -50,6 +51,11 @@ def _claims(text: str) -> list[tuple[str, str, str, bool]]:
         (("my mobile's 07700 900246", "gave the surgery my number again, 07700900246"), []),
         (("I drive a Skoda Octavia.", "Dad's gone electric, traded his Jaguar for a Tesla."), []),
         (("I drive a Skoda Octavia.", "Dad's car finally died and he won't shut up about it."), []),
+        (("I usually have a glass or two of wine most evenings.", "I've stopped drinking."), [0]),
+        (("My daughter Maisie is allergic to eggs.", "She's outgrown the egg allergy!"), [0]),
+        (("My manager is Priya.", "priya got moved to dublin 😭 new manager is Martin"), [0]),
+        (("My manager is Helen.", "My old manager Craig used to check my calendar."), []),
+        (("I live in Leeds.", "the salon moved me to 2pm on sat instead"), []),
     ],
 )
 def test_core_kinds_in_the_words_people_type(lines: tuple[str, ...], expected: list[int]) -> None:
@@ -97,6 +103,10 @@ def test_a_phrasing_about_me_is_the_speakers() -> None:
     }
 
 
+def test_an_intensifier_inside_a_phrasing_is_skipped() -> None:
+    assert ("relation", "relationship", "single", True) in _claims("my brother is so single")
+
+
 def test_a_value_that_opens_its_clause_is_nobodys_name() -> None:
     assert ("speaker", "any", "Keto", False) in _claims("Keto lasted about three weeks.")
     assert ("person", "any") in {(k, s) for k, s, _, _ in _claims("Tom's trip is off.")}
@@ -118,6 +128,14 @@ def test_a_name_after_a_verb_of_talking_is_a_person() -> None:
         (("我老婆开一台红色的思域。", "她那台思域卖了，新提了辆小米SU7。"), [0]),
         (("我在新东方教雅思。", "今天被约谈了，n+1，工牌当场收走。"), [0]),
         (("我在京东做运营。", "我在家做饭呢。"), []),
+        (("我在京东上班。", "我现在在腾讯上班。"), [0]),
+        (("我在沈阳住，浑南这边。", "搬到了北京。"), [0]),
+        (("跟我对象谈了两年了。", "分了。"), [0]),
+        (("我从来不运动的。", "最近开始夜跑了！"), [0]),
+        (("我住在广州天河。", "我堂弟刚搬去深圳了。"), []),
+        (("我住在广州天河。", "我大学的时候在西安住了四年。"), []),
+        (("我家养了只猫。", "烦死了，天天加班。"), []),
+        (("我在京东上班。", "我想辞职。"), []),
     ],
 )
 def test_chinese_core_kinds(lines: tuple[str, ...], expected: list[int]) -> None:
