@@ -30,6 +30,7 @@ _CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "no
 _CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
 # Contractions typed without the apostrophe, as the tokenizer splits them ("im", "dont").
 _CONTRACTIONS |= {"m": "am", "nt": "not", "ve": "have", "re": "are", "ll": "will"}
+_CONTRACTIONS |= {"an": "a"}  # "have an old tabby called" reads as "have a {v} called"
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
 _SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
 _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
@@ -362,6 +363,8 @@ def _value_of(clause: Sequence[Token], found: _Found) -> str:
         return value_before(clause, found.start)
     value = value_at(clause, found.value_at if found.value_at >= 0 else found.end)
     explicit = any(i.kind == "{v}" for i in found.pattern.items) or found.pattern.before
+    if not explicit and found.end < len(clause) and clause[found.end].pos == "PUNCT":
+        return ""  # "the trip's off, work won't sign off": no value after the comma
     return value if explicit or _fits(found.pattern, value) else ""
 
 

@@ -125,8 +125,11 @@ def _shaped(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         if not shape:
             continue
         for m in re.finditer(shape, text):
-            at = max(i for i, s in enumerate(starts) if s <= m.start())
             value = re.sub(r"\s*-\s*", "-", m.group(0)).strip()
+            digits = sum(ch.isdigit() for ch in m.group(0))
+            if digits < spec.get("shape_digits", 0) or re.match(spec.get("shape_not", "$^"), value):
+                continue  # "14-18 may", "2024-05-01" are no phone numbers
+            at = max(i for i, s in enumerate(starts) if s <= m.start())
             yield _draft(tokens, at, slot, value, _owner(tokens, at), f"shape:{slot}")
 
 

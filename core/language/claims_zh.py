@@ -19,7 +19,7 @@ from typing import Any
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import tag_words
 from bitemporal_core.language.normalise import normalise
-from bitemporal_core.language.people import zh_subject
+from bitemporal_core.language.people import zh_prefixed_names, zh_subject
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, slot_table
 from bitemporal_core.language.topics import (
     topic_claims_zh,
@@ -35,6 +35,7 @@ __all__ = ["claims_zh"]
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _LEAD = ":：,， 了"  # punctuation (and 了: 搬到了浦东) between a phrasing and its value
 _MAX_VALUE = 12
+_MAX_CLAIMS = 3  # of one clause
 _OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
 
 
@@ -109,7 +110,9 @@ def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
     a later change of the same thing can retire it; its subject is `who` (that of the
     statement's first claim, else read from its start)."""
     words = tag_words(normalise(text))
-    keys = tuple(sorted(zh_terms(text) | zh_names(words) | verb_keys(words)))
+    keys = tuple(
+        sorted(zh_terms(text) | zh_names(words) | zh_prefixed_names(text) | verb_keys(words))
+    )
     if not keys:
         return ()
     kind, subject = who
@@ -144,19 +147,22 @@ def _topic_subject(before: str) -> tuple[str, str] | None:
 
 
 def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimDraft]:
-    """The first phrasing's claim in a clause, and the first of a slot that may read the same
-    words (`overlaps`: 我在公司是做测试的 is an employer and a job title); `last` is the
-    subject of the clause before, `said` the statement's text before the clause."""
-    out: list[ClaimDraft] = []
+    """The claims of a clause, longest phrasing first: the first phrasing's, one of a slot
+    that may read the same words (`overlaps`: 我在公司是做测试的 is an employer and a job
+    title), and those of phrasings matched elsewhere in the clause (我男朋友阿杰在广州工作:
+    a partner and 阿杰's employer), in clause order; `last` is the subject of the clause
+    before, `said` the statement's text before the clause."""
+    found: list[tuple[ClaimDraft, range]] = []
     for pattern in _patterns():
-        if out and pattern[0] not in overlaps(out[0].slot):
+        if len(found) == _MAX_CLAIMS:
+            break
+        made = _claim(pattern, clause, last, said)
+        if made is None:
             continue
-        claim = _claim(pattern, clause, last, said)
-        if claim is not None:
-            out.append(claim)
-            if len(out) == 2 or not overlaps(claim.slot):
-                break
-    return out
+        claim, span = made
+        if all(claim.slot in overlaps(c.slot) or not set(span) & set(taken) for c, taken in found):
+            found.append((claim, span))
+    return [c for c, _ in sorted(found, key=lambda f: f[1].start)]
 
 
 def _claim(
@@ -164,8 +170,8 @@ def _claim(
     clause: str,
     last: tuple[str, str],
     said: str,
-) -> ClaimDraft | None:
-    """One phrasing's claim in a clause, if it matches there."""
+) -> tuple[ClaimDraft, range] | None:
+    """One phrasing's claim in a clause and the span it matched, if it matches there."""
     slot, regex, fixed, positive, star, source = pattern
     m = next((f for f in regex.finditer(clause) if _starts_word(source, clause, f)), None)
     if m is None:
@@ -177,7 +183,10 @@ def _claim(
         return None  # 我在家做饭: no employer; 手机号被封了: no number
     negated = positive and _negated(clause, m.end(), _literal(source, m))
     kind, subject = zh_subject(_drop_object(before)) or last
-    return ClaimDraft(
+    after = clause[m.end() :].lstrip(_LEAD)
+    end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
+    span = range(m.start(), end if value and after.startswith(value) else m.end())
+    claim = ClaimDraft(
         subject_kind=kind,
         subject=subject,
         slot=slot,
@@ -191,6 +200,7 @@ def _claim(
         past=_cue("past_state", clause),
         rule="slot:" + slot + " '" + source + "'",
     )
+    return claim, span
 
 
 def _fits_zh(spec: dict[str, Any], value: str) -> bool:

@@ -26,6 +26,7 @@ __all__ = [
     "names_person",
     "share_a_name",
     "subject_of",
+    "zh_prefixed_names",
     "zh_subject",
 ]
 
@@ -178,6 +179,9 @@ def _possessor(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
         return None
     if tokens[i + 2].pos not in ("NOUN", "ADJ") or tokens[i].pos not in ("NOUN", "PROPN"):
         return None
+    after = tokens[i + 3] if i + 3 < len(tokens) else None
+    if tokens[i + 2].pos == "ADJ" and (after is None or after.pos not in ("NOUN", "PROPN", "ADJ")):
+        return None  # "knee's wrecked": 's is "is", not whose
     low = tokens[i].text.lower()
     if low in _words("relations"):
         return "relation", low
@@ -229,6 +233,11 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         for w in subjects["speaker"]
     ):
         return "speaker", ""  # 我和陈浩分手了
+    for home in subjects["household"]:  # 我家豆豆: the one of the house named
+        rest = head[len(home) :] if head.startswith(home) else ""
+        name = _zh_name(rest)
+        if name and not rest[len(name) :].startswith("叫"):  # 我家柯基叫旺财: a kind
+            return "person", name
     aliases = subjects["relation_aliases"]
     for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         at = head.find(relation)
@@ -282,6 +291,18 @@ def _zh_name(text: str) -> str:
     prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
     named = words[0].tag.startswith("nr") or prefixed or _doubled(first)
     return text[: words[0].end] if named else ""
+
+
+def zh_prefixed_names(text: str) -> set[str]:
+    """The names of the form 小/老/阿 + surname a Chinese text holds (我们组长老周人超好: 老周),
+    which the segmenter often splits."""
+    subjects = slot_table()["subjects"]["zh"]
+    prefixes, surnames = set(subjects["name_prefixes"]), set(subjects["surnames"])
+    return {
+        text[i : i + 2]
+        for i in range(len(text) - 1)
+        if text[i] in prefixes and text[i + 1] in surnames
+    }
 
 
 def _doubled(word: str) -> bool:

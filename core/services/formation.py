@@ -391,8 +391,8 @@ def _retirements(s: _Said) -> list[Retire]:
 
 def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
     """The facts said in the same message as a retired one that hold no claim of their own
-    on a slot nor about anyone else: they went on about what it said ("my cat biscuit
-    knocked my tea over. 14 yrs old and still chaos"), and end with it."""
+    on a slot nor about anyone it does not name: they went on about what it said ("my cat
+    biscuit knocked my tea over. 14 yrs old and still chaos"), and end with it."""
     stored = {r.fact_id: r.fact for r in found if r.fact is not None and r.fact.source}
     if not stored:
         return []
@@ -417,8 +417,11 @@ def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
         theirs = held.get(v.version_id, ())
         with_it = [f for f in stored.values() if f.source == v.source]
         subjects = {c.subject for f in with_it for c in held.get(f.version_id, ())}
+        subjects |= {
+            c.subject for c in theirs if any(names_person(f.text, c.subject) for f in with_it)
+        }
         if any(c.slot not in UNKEYED or c.subject not in subjects for c in theirs):
-            continue
+            continue  # "an old tabby called Biscuit. She's 16": she is the one it names
         reason = "rule:said with " + with_it[0].id
         out.append(Retire(fact_id=v.id, fact=v, reason=reason, confidence=_CONFIDENCE["along"]))
     return out

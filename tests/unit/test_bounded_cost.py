@@ -75,7 +75,7 @@ def test_typed_claims_read_a_bounded_number_of_values(
         return real(*args, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(claims_typed, "_draft", counting)
-    (long,) = _spacy(extractor).sentences("on 2024-05-01 next month, " * 300)
+    (long,) = _spacy(extractor).sentences("call 07700 900123 next month, " * 300)
     claims_of(long.text, long.tokens)
     assert 0 < len(drafted) <= claims_typed.MAX_TYPED
     drafted.clear()

@@ -56,6 +56,8 @@ def _claims(text: str) -> list[tuple[str, str, str, bool]]:
         (("My manager is Priya.", "priya got moved to dublin 😭 new manager is Martin"), [0]),
         (("My manager is Helen.", "My old manager Craig used to check my calendar."), []),
         (("I live in Leeds.", "the salon moved me to 2pm on sat instead"), []),
+        (("I smoke about ten a day.", "It has been three weeks since my last cigarette."), [0]),
+        (("We have an old tabby called Biscuit.", "Biscuit passed away on Sunday."), [0]),
     ],
 )
 def test_core_kinds_in_the_words_people_type(lines: tuple[str, ...], expected: list[int]) -> None:
@@ -103,6 +105,15 @@ def test_a_phrasing_about_me_is_the_speakers() -> None:
     }
 
 
+def test_a_date_range_is_no_phone_number() -> None:
+    assert all(slot != "phone_number" for _, slot, _, _ in _claims("booked lisbon for 14-18 may"))
+
+
+def test_a_chinese_clause_holds_the_claims_of_phrasings_apart() -> None:
+    found = {(c.subject_kind, c.subject, c.slot) for c in claims_zh("我男朋友阿杰在广州工作")}
+    assert {("speaker", "", "relationship"), ("person", "阿杰", "employer")} <= found
+
+
 def test_an_intensifier_inside_a_phrasing_is_skipped() -> None:
     assert ("relation", "relationship", "single", True) in _claims("my brother is so single")
 
@@ -136,6 +147,9 @@ def test_a_name_after_a_verb_of_talking_is_a_person() -> None:
         (("我住在广州天河。", "我大学的时候在西安住了四年。"), []),
         (("我家养了只猫。", "烦死了，天天加班。"), []),
         (("我在京东上班。", "我想辞职。"), []),
+        (("我家豆豆在实验小学上二年级。", "豆豆转学了，转到育才小学。"), [0]),
+        (("我男朋友阿杰在广州工作。", "我跟阿杰分手了。"), [0]),
+        (("卡罗拉卖了，换了辆特斯拉Model Y。", "特斯拉也卖了，现在天天坐地铁。"), [0]),
     ],
 )
 def test_chinese_core_kinds(lines: tuple[str, ...], expected: list[int]) -> None:
