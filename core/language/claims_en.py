@@ -44,7 +44,7 @@ _PHONE_DIGITS = 9  # fewer is a year range ("2019-2021"), not a phone number
 @lru_cache(maxsize=65536)
 def _norm(word: str) -> str:
     low = word.lower().replace("’", "'")
-    return _CONTRACTIONS.get(low, low)
+    return _CONTRACTIONS.get(low) or slot_table()["cues"]["en"]["abbreviations"].get(low, low)
 
 
 @lru_cache(maxsize=65536)

@@ -37,6 +37,11 @@ _FIRST_NOT_NAME = frozenset({"NOUN", "VERB", "ADJ"})
 _NOT_BEFORE = frozenset({"DET", "ADJ", "NUM"})  # "the Lisbon trip", "an electric Kia Niro"
 
 
+def _full(word: str) -> str:
+    """A relative's word as written in full ("bf" -> "boyfriend"), so both name one person."""
+    return str(slot_table()["cues"]["en"]["abbreviations"].get(word, word))
+
+
 @cache
 def _words(group: str) -> frozenset[str]:
     return frozenset(slot_table()["subjects"]["en"][group])
@@ -103,7 +108,7 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
     while i < len(tokens):
         prev = tokens[i - 1].text.lower() if i else ""
         if prev in _words("speaker_possessive") and tokens[i].text.lower() in _words("relations"):
-            relation = "relation:" + tokens[i].text.lower()
+            relation = "relation:" + _full(tokens[i].text.lower())
             after = name_at(tokens, i + 1)
             if after is not None:  # "my dad Pete": a later "dad" is Pete
                 out.extend(("person:" + after[0], relation + "=person:" + after[0]))
@@ -151,7 +156,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
             rel = _relation(head, i + 1)
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
-            return "relation", low
+            return "relation", _full(low)
         owner = _possessor(clause, i)
         if owner is not None:
             return owner
@@ -184,7 +189,7 @@ def _possessor(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
         return None  # "knee's wrecked": 's is "is", not whose
     low = tokens[i].text.lower()
     if low in _words("relations"):
-        return "relation", low
+        return "relation", _full(low)
     return "person", low
 
 
@@ -206,7 +211,7 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     found = name_at(tokens, j) if j < len(tokens) else None
     if found is not None:
         return "person", found[0]
-    return "relation", tokens[i].text.lower()
+    return "relation", _full(tokens[i].text.lower())
 
 
 _ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")

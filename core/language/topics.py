@@ -133,6 +133,8 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # ("three months without a cigarette", "totally over fortnite").
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
         who = named_subject(clause, verb)
+        if who == ("pronoun", "they") and any(norm(t.text) in ("me", "us") for t in clause[verb:]):
+            who = ("speaker", "")  # "they've moved me to tuesday": the salon, of mine
         ending = _ending(clause, said)
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -54,6 +55,9 @@ MAX_PLANNED = 64
 _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7, "along": 0.6}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
+_ALONG_RULES = ("rule:slot:",)  # what a slot rule retires takes along what was said with it
+_ALONG_MAX = 3  # in a short turn; the sentences of a long message are facts of their own
+_ALONG_WORDS = 8  # a remark ("14 yrs old and still pure chaos"), not a fact of its own
 _TOPICAL_REFERENTS = 12  # the latest people a pronoun may point to, weighed by topic
 
 
@@ -390,10 +394,15 @@ def _retirements(s: _Said) -> list[Retire]:
 
 
 def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
-    """The facts said in the same message as a retired one that hold no claim of their own
-    on a slot nor about anyone it does not name: they went on about what it said ("my cat
-    biscuit knocked my tea over. 14 yrs old and still chaos"), and end with it."""
-    stored = {r.fact_id: r.fact for r in found if r.fact is not None and r.fact.source}
+    """The short remarks (`_ALONG_WORDS`) said in a short turn (`_ALONG_MAX` facts) with a
+    fact a slot rule retires that hold no claim of their own on a slot nor about anyone it
+    does not name: they went on about what it said ("my cat biscuit knocked my tea over. 14
+    yrs old and still chaos"), and end with it."""
+    stored = {
+        r.fact_id: r.fact
+        for r in found
+        if r.fact is not None and r.fact.source and r.reason.startswith(_ALONG_RULES)
+    }
     if not stored:
         return []
     sources = sorted({f.source for f in stored.values() if f.source})
@@ -407,6 +416,12 @@ def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
         and v.superseded_at is None
         and (v.valid_to is None or v.valid_to > s.at)
         and v.valid_from <= s.at
+    }
+    counts = Counter(v.source for v in siblings.values())
+    siblings = {
+        k: v
+        for k, v in siblings.items()
+        if counts[v.source] < _ALONG_MAX and len(v.text.split()) <= _ALONG_WORDS
     }
     if not siblings:
         return []
