@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from bitemporal_core.language.clauses import ZH_CLAUSES
-from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_prefixed_names, zh_subject
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, slot_table
@@ -61,15 +61,20 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str
                 whole = words.startswith("^")  # the whole clause (^分了: "分了。别问")
                 marked = words.startswith("|")  # where a word starts (|死了)
                 words = words.lstrip("^|")
+                leading = words.startswith("*")  # *新家: the value is the word before
+                words = words.removeprefix("*")
                 star = "*" in words
                 body = ".{1,8}?".join(re.escape(part) for part in words.split("*"))
                 if star:
                     body = "(?P<v>.{1,8}?)".join(re.escape(part) for part in words.split("*", 1))
                     body = body.replace(re.escape("*"), ".{1,8}?")
                 regex = re.compile("^" + body + "$" if whole else body)
-                source = ("^" if whole else "|" if marked else "") + words
+                source = ("^" if whole else "|" if marked else "*" if leading else "") + words
                 out.append((slot, regex, fixed.strip() or None, positive, star, source))
-    return tuple(sorted(out, key=lambda p: -len(p[5].lstrip("^|").replace("*", ""))))
+    # longest first; of two as long, one that also needs a word before it (*过敏, 过敏)
+    return tuple(
+        sorted(out, key=lambda p: (-len(p[5].lstrip("^|*").replace("*", "")), p[5][:1] != "*"))
+    )
 
 
 def _cue(group: str, text: str) -> bool:
@@ -174,10 +179,11 @@ def _claim(
     """One phrasing's claim in a clause and the span it matched, if it matches there."""
     slot, regex, fixed, positive, star, source = pattern
     m = next((f for f in regex.finditer(clause) if _starts_word(source, clause, f)), None)
-    if m is None:
+    lead = _word_before(clause, m.start()) if m is not None and source[:1] == "*" else None
+    if m is None or (source[:1] == "*" and lead is None):
         return None
-    before = clause[: m.start()]
-    value = _value(clause, m, fixed, star)
+    before = clause[: lead.start if lead is not None else m.start()]  # 苏州新家, 我海鲜过敏
+    value = (fixed or lead.norm) if lead is not None else _value(clause, m, fixed, star)
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
         return None  # 我在家做饭: no employer; 手机号被封了: no number
@@ -185,7 +191,10 @@ def _claim(
     kind, subject = zh_subject(_drop_object(before)) or last
     after = clause[m.end() :].lstrip(_LEAD)
     end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
-    span = range(m.start(), end if value and after.startswith(value) else m.end())
+    span = range(
+        lead.start if lead is not None else m.start(),
+        end if value and after.startswith(value) else m.end(),
+    )
     claim = ClaimDraft(
         subject_kind=kind,
         subject=subject,
@@ -201,6 +210,16 @@ def _claim(
         rule="slot:" + slot + " '" + source + "'",
     )
     return claim, span
+
+
+def _word_before(clause: str, at: int) -> Word | None:
+    """The word a leading `*` stands for: the last word before offset `at` that names
+    something (not 的, a pronoun or an adverb: 我们在苏州的新家 -> 苏州)."""
+    skip = set(slot_table()["cues"]["zh"]["not_before_values"])
+    words = [w for w in tag_words(normalise(clause)) if w.end <= at]
+    while words and (words[-1].norm in skip or len(words[-1].norm) < 2):
+        words.pop()
+    return words[-1] if words else None
 
 
 def _fits_zh(spec: dict[str, Any], value: str) -> bool:

@@ -114,6 +114,12 @@ def test_a_chinese_clause_holds_the_claims_of_phrasings_apart() -> None:
     assert {("speaker", "", "relationship"), ("person", "阿杰", "employer")} <= found
 
 
+def test_a_chinese_phrasing_may_take_the_word_before_it_as_its_value() -> None:
+    (home,) = [c for c in claims_zh("苏州新家的第一晚，隔音太差了") if c.slot == "residence"]
+    (allergy,) = [c for c in claims_zh("我海鲜过敏") if c.slot == "allergy"]
+    assert (home.value, allergy.value) == ("苏州", "海鲜")
+
+
 def test_an_intensifier_inside_a_phrasing_is_skipped() -> None:
     assert ("relation", "relationship", "single", True) in _claims("my brother is so single")
 
