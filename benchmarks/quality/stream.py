@@ -18,7 +18,8 @@ sixth, written after dev5's rules; `--set dev7` a seventh, over the kinds of fac
 mention most (a home, a job, a diet, a car, a phone number, a manager, a school, an allergy,
 a trip, a habit, a partner, a pet) in the words people type, `--set dev8` an eighth over
 the same kinds by another writer, `--set dev9` a ninth, half in plain sentences as the
-issue's own examples read, and `--set dev10` a tenth (each measured untouched first).
+issue's own examples read, `--set dev10` a tenth (each measured untouched first), and
+`--set dev11` an eleventh, measured untouched at the end and not tuned on.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -36,7 +37,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev10|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev11|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -70,6 +71,7 @@ SETS = {
     "dev8": ("stream_dev8_{}.jsonl", HERE / "STREAM_DEV8.md"),
     "dev9": ("stream_dev9_{}.jsonl", HERE / "STREAM_DEV9.md"),
     "dev10": ("stream_dev10_{}.jsonl", HERE / "STREAM_DEV10.md"),
+    "dev11": ("stream_dev11_{}.jsonl", HERE / "STREAM_DEV11.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -366,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which.startswith("dev")
+            if args.which.startswith("dev") and args.which != "dev11"
             else "held back, never tuned on)."
         ),
         "",

@@ -16,7 +16,8 @@ ZH_CLAUSES = re.compile(
     r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过(?!敏)|所以|然后|而且)"
 )
 """Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation) and
-clause-joining words; the Chinese claim rules read the same clauses."""
+clause-joining words (不过 "but", not the 不过 of 不过敏 "not allergic"); the Chinese claim
+rules read the same clauses."""
 
 
 @cache

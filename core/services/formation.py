@@ -56,7 +56,7 @@ _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7, "alo
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
 _ALONG_RULES = ("rule:slot:",)  # what a slot rule retires takes along what was said with it
-_ALONG_MAX = 3  # in a short turn; the sentences of a long message are facts of their own
+_ALONG_MAX = 3  # other facts of a message: more, and it is a long message
 _ALONG_WORDS = 8  # a remark ("14 yrs old and still pure chaos"), not a fact of its own
 _TOPICAL_REFERENTS = 12  # the latest people a pronoun may point to, weighed by topic
 
@@ -394,41 +394,22 @@ def _retirements(s: _Said) -> list[Retire]:
 
 
 def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
-    """The short remarks (`_ALONG_WORDS`) said in a short turn (`_ALONG_MAX` facts) with a
-    fact a slot rule retires that hold no claim of their own on a slot nor about anyone it
-    does not name: they went on about what it said ("my cat biscuit knocked my tea over. 14
-    yrs old and still chaos"), and end with it."""
+    """The short remarks said in a short turn with a fact a slot rule retires that hold no
+    claim of their own on a slot nor about anyone it does not name: they went on about what
+    it said ("my cat biscuit knocked my tea over. 14 yrs old and still chaos"), and end
+    with it."""
     stored = {
         r.fact_id: r.fact
         for r in found
         if r.fact is not None and r.fact.source and r.reason.startswith(_ALONG_RULES)
     }
-    if not stored:
-        return []
-    sources = sorted({f.source for f in stored.values() if f.source})
-    rows = s.ctx.messages.remembered(s.namespace, sources)
-    siblings = {
-        v.id: v
-        for _, _, v in rows
-        if v is not None
-        and v.id not in stored
-        and v.id not in s.book.gone
-        and v.superseded_at is None
-        and (v.valid_to is None or v.valid_to > s.at)
-        and v.valid_from <= s.at
-    }
-    counts = Counter(v.source for v in siblings.values())
-    siblings = {
-        k: v
-        for k, v in siblings.items()
-        if counts[v.source] < _ALONG_MAX and len(v.text.split()) <= _ALONG_WORDS
-    }
+    siblings = _remarks(s, stored) if stored else []
     if not siblings:
         return []
-    versions = [v.version_id for v in (*siblings.values(), *stored.values())]
+    versions = [v.version_id for v in (*siblings, *stored.values())]
     held = s.ctx.facts.version_claims(s.namespace, versions)
     out: list[Retire] = []
-    for v in siblings.values():
+    for v in siblings:
         theirs = held.get(v.version_id, ())
         with_it = [f for f in stored.values() if f.source == v.source]
         subjects = {c.subject for f in with_it for c in held.get(f.version_id, ())}
@@ -440,6 +421,29 @@ def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
         reason = "rule:said with " + with_it[0].id
         out.append(Retire(fact_id=v.id, fact=v, reason=reason, confidence=_CONFIDENCE["along"]))
     return out
+
+
+def _remarks(s: _Said, stored: dict[str, Fact]) -> list[Fact]:
+    """The other current facts of the retired facts' messages, when a message holds fewer
+    than `_ALONG_MAX` of them (the sentences of a long message are facts of their own), that
+    are remarks of at most `_ALONG_WORDS` words."""
+    rows = s.ctx.messages.remembered(s.namespace, sorted({f.source or "" for f in stored.values()}))
+    current = {
+        v.id: v
+        for _, _, v in rows
+        if v is not None
+        and v.id not in stored
+        and v.id not in s.book.gone
+        and v.superseded_at is None
+        and (v.valid_to is None or v.valid_to > s.at)
+        and v.valid_from <= s.at
+    }
+    counts = Counter(v.source for v in current.values())
+    return [
+        v
+        for v in current.values()
+        if counts[v.source] < _ALONG_MAX and len(v.text.split()) <= _ALONG_WORDS
+    ]
 
 
 def _says_change(claim: Claim) -> bool:

@@ -156,6 +156,7 @@ def test_a_name_after_a_verb_of_talking_is_a_person() -> None:
         (("我家豆豆在实验小学上二年级。", "豆豆转学了，转到育才小学。"), [0]),
         (("我男朋友阿杰在广州工作。", "我跟阿杰分手了。"), [0]),
         (("卡罗拉卖了，换了辆特斯拉Model Y。", "特斯拉也卖了，现在天天坐地铁。"), [0]),
+        (("五一准备去云南玩！", "云南去不成了。"), [0]),
     ],
 )
 def test_chinese_core_kinds(lines: tuple[str, ...], expected: list[int]) -> None:
