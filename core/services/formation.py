@@ -55,7 +55,6 @@ MAX_PLANNED = 64
 _CONFIDENCE = {"single": 0.8, "negated": 0.9, "replace": 0.7, "named": 0.7, "along": 0.6}
 _LLM_CANDIDATES = 8
 _NEAR_CANDIDATES = 8
-_ALONG_RULES = ("rule:slot:",)  # what a slot rule retires takes along what was said with it
 _ALONG_MAX = 3  # other facts of a message: more, and it is a long message
 _ALONG_WORDS = 8  # a remark ("14 yrs old and still pure chaos"), not a fact of its own
 _TOPICAL_REFERENTS = 12  # the latest people a pronoun may point to, weighed by topic
@@ -386,23 +385,21 @@ def _retirements(s: _Said) -> list[Retire]:
             ),
         )
     found = list(offline.values()) or _nearest(s, kept)
-    found += _along(s, found)
+    ended = {f for f, claim, rule in by_rule if not claim.positive and rule.startswith("slot:")}
+    found += _along(s, [r for r in found if r.fact_id in ended])
     if s.ctx.llm is None:
         return found
     decided = _llm_retirements(s)
     return found if decided is None else decided
 
 
-def _along(s: _Said, found: Sequence[Retire]) -> list[Retire]:
-    """The short remarks said in a short turn with a fact a slot rule retires that hold no
-    claim of their own on a slot nor about anyone it does not name: they went on about what
-    it said ("my cat biscuit knocked my tea over. 14 yrs old and still chaos"), and end
-    with it."""
-    stored = {
-        r.fact_id: r.fact
-        for r in found
-        if r.fact is not None and r.fact.source and r.reason.startswith(_ALONG_RULES)
-    }
+def _along(s: _Said, ended: Sequence[Retire]) -> list[Retire]:
+    """The short remarks said in a short turn with a fact a slot rule ends (a negated claim:
+    "we had to put biscuit to sleep", "lisbon's off"; not a new value, which says nothing of
+    the rest of the turn) that hold no claim of their own on a slot nor about anyone it does
+    not name: they went on about what it said ("my cat biscuit knocked my tea over. 14 yrs
+    old and still chaos"), and end with it."""
+    stored = {r.fact_id: r.fact for r in ended if r.fact is not None and r.fact.source}
     siblings = _remarks(s, stored) if stored else []
     if not siblings:
         return []

@@ -244,6 +244,7 @@ def test_what_was_said_with_a_retired_fact_ends_with_it(store: MemoryStore) -> N
     assert texts(store, "w") == {
         "We had to put Biscuit to sleep yesterday.",
         "I work at Airbus.",  # a claim of its own: kept
+        "The weather is lovely.",  # a new home, not an ending: says nothing of the rest
         "I moved to Berlin.",
     }
     (chaos,) = [
