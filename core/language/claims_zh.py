@@ -77,6 +77,28 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str
     )
 
 
+@cache
+def _needs() -> tuple[tuple[str, ...], ...]:
+    """The text each phrasing of `_patterns` needs in a clause: its parts between `*`s."""
+    return tuple(tuple(part for part in p[5].lstrip("^|*").split("*") if part) for p in _patterns())
+
+
+@cache
+def _by_char() -> dict[str, tuple[int, ...]]:
+    """Each phrasing (by its place in `_patterns`) under the first character of its longest
+    part, so that a clause is matched only against phrasings whose character it holds."""
+    index: dict[str, list[int]] = {}
+    for i, needs in enumerate(_needs()):
+        index.setdefault(max(needs, key=len)[0] if needs else "", []).append(i)
+    return {char: tuple(found) for char, found in index.items()}
+
+
+def _candidates(clause: str) -> list[int]:
+    """The phrasings a clause may match, in `_patterns` order (longest first)."""
+    index = _by_char()
+    return sorted({i for char in {*clause, ""} for i in index.get(char, ())})
+
+
 def _cue(group: str, text: str) -> bool:
     """Whether a cue of the slot table's `group` is in `text` as words of its own."""
     return zh_cue_words(slot_table()["cues"]["zh"][group], text)
@@ -158,10 +180,13 @@ def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimD
     a partner and 阿杰's employer), in clause order; `last` is the subject of the clause
     before, `said` the statement's text before the clause."""
     found: list[tuple[ClaimDraft, range]] = []
-    for pattern in _patterns():
+    patterns, needs = _patterns(), _needs()
+    for i in _candidates(clause):
         if len(found) == _MAX_CLAIMS:
             break
-        made = _claim(pattern, clause, last, said)
+        if not all(part in clause for part in needs[i]):
+            continue  # a plain substring test first: most phrasings are not in the clause
+        made = _claim(patterns[i], clause, last, said)
         if made is None:
             continue
         claim, span = made
