@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 
 import attrs
 
+from bitemporal_core.language.clauses import is_emoji
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
-from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, slot_table
+from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 
 __all__ = [
     "claims_en",
@@ -37,8 +37,6 @@ _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and",
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 _MAX_VALUE = 6
-_NUMBER = re.compile(r"\+?[\d(][\d\s().-]{5,}\d")  # a phone number, however it is spaced
-_PHONE_DIGITS = 9  # fewer is a year range ("2019-2021"), not a phone number
 
 
 @lru_cache(maxsize=65536)
@@ -239,7 +237,7 @@ def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
         )
         starts = nxt is not None and (nxt.text.lower() in subjects or named)
         if current and (
-            (low in _CLAUSE_BREAK and (starts or low in {";", "—"})) or _emoji(tok.text)
+            (low in _CLAUSE_BREAK and (starts or low in {";", "—"})) or is_emoji(tok.text)
         ):
             yield current
             current = []
@@ -247,11 +245,6 @@ def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
         current.append(tok)
     if current:
         yield current
-
-
-def _emoji(text: str) -> bool:
-    """An emoji, which ends a thought in chat as a full stop does ("office 😭 new manager")."""
-    return bool(text) and all(unicodedata.category(ch) in ("So", "Sk", "Mn", "Cf") for ch in text)
 
 
 def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
@@ -499,17 +492,18 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     cues = slot_table()["cues"]["en"]
     times = {*cues["time_words"], *cues["time_fillers"]}
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
-    timed = [w for w in words if w in times or (w[0].isdigit() and not w.isdigit())]
-    # "2 pm", "the 8th" are times; a number alone ("07700 900123") is not
-    return not timed or not all(w in timed or w.isdigit() for w in words)
+    # time words, ordinals and numbers ("2 pm", "the 8th") are a time; numbers alone
+    # ("07700 900123") are not
+    timed = all(w in times or w[0].isdigit() for w in words)
+    return not (timed and not all(w.isdigit() for w in words))
 
 
 def keys_of(value: str) -> tuple[str, ...]:
     """A value's word stems, to compare values ("the new Berlin office" -> berlin, offic); a
     number written with spaces or dashes is one key of its digits ("07700 900246")."""
-    digits = re.sub(r"\D", "", value)
-    if _NUMBER.fullmatch(value.strip()) and len(digits) >= _PHONE_DIGITS:
-        return (digits,)
+    phone = slot_table()["slots"]["phone_number"]["shape"]
+    if re.fullmatch(phone, value.strip()) and shaped("phone_number", value):
+        return (re.sub(r"\D", "", value),)
     keys = {_stem(w) for w in re.findall(r"[\w@.£$€-]+", value)}
     return tuple(sorted(k for k in keys if k and k not in _KEY_STOP))
 

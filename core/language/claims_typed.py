@@ -17,7 +17,7 @@ import attrs
 from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, name_at, subject_of
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table
 from bitemporal_core.language.topics import is_brand, topics
 
 __all__ = ["about_claim", "typed_claims"]
@@ -126,8 +126,7 @@ def _shaped(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             continue
         for m in re.finditer(shape, text):
             value = re.sub(r"\s*-\s*", "-", m.group(0)).strip()
-            digits = sum(ch.isdigit() for ch in m.group(0))
-            if digits < spec.get("shape_digits", 0) or re.match(spec.get("shape_not", "$^"), value):
+            if not shaped(slot, value):
                 continue  # "14-18 may", "2024-05-01" are no phone numbers
             at = max(i for i, s in enumerate(starts) if s <= m.start())
             yield _draft(tokens, at, slot, value, _owner(tokens, at), f"shape:{slot}")

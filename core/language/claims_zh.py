@@ -16,6 +16,8 @@ import re
 from functools import cache
 from typing import Any
 
+import attrs
+
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
@@ -49,38 +51,64 @@ def _before() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return topic, re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + soon + "$")
 
 
-@cache
-def _patterns() -> tuple[tuple[str, re.Pattern[str], str | None, bool, bool, str], ...]:
-    """(slot, regex, fixed value, positive, star, source), longest phrasing first."""
-    out = []
-    for slot, spec in slot_table()["slots"].items():
-        for group, positive in (("claim", True), ("end", False)):
-            for phrase in spec.get("zh", {}).get(group, ()):
-                words, _, fixed = phrase.partition("=>")
-                words = words.strip()
-                whole = words.startswith("^")  # the whole clause (^分了: "分了。别问")
-                marked = words.startswith("|")  # where a word starts (|死了)
-                words = words.lstrip("^|")
-                leading = words.startswith("*")  # *新家: the value is the word before
-                words = words.removeprefix("*")
-                star = "*" in words
-                body = ".{1,8}?".join(re.escape(part) for part in words.split("*"))
-                if star:
-                    body = "(?P<v>.{1,8}?)".join(re.escape(part) for part in words.split("*", 1))
-                    body = body.replace(re.escape("*"), ".{1,8}?")
-                regex = re.compile("^" + body + "$" if whole else body)
-                source = ("^" if whole else "|" if marked else "*" if leading else "") + words
-                out.append((slot, regex, fixed.strip() or None, positive, star, source))
-    # longest first; of two as long, one that also needs a word before it (*过敏, 过敏)
-    return tuple(
-        sorted(out, key=lambda p: (-len(p[5].lstrip("^|*").replace("*", "")), p[5][:1] != "*"))
-    )
+@attrs.frozen
+class _Phrasing:
+    """One Chinese phrasing of the slot table, compiled. Marks written before it: `^` the
+    whole clause (^分了), `|` where a word starts (|死了, not the 死了 of 烦死了), `*` the word
+    before it is the value (*新家: 苏州新家). A `*` inside is up to eight characters, the
+    first one the value."""
+
+    slot: str
+    regex: re.Pattern[str]  # its text parts as groups l0, l1, ..., the value as group v
+    fixed: str | None
+    positive: bool
+    star: bool
+    source: str  # as written (marks included): the rule's name
+    parts: tuple[str, ...]  # the text it needs in a clause, between its `*`s
+    at_word: bool  # it counts only where a word starts (`|`, or one character before `*`)
+    leading: bool
+
+    @classmethod
+    def of(cls, slot: str, phrase: str, positive: bool) -> _Phrasing:
+        words, _, fixed = phrase.partition("=>")
+        source = words.strip()
+        whole, marked, leading = (source.startswith(mark) for mark in "^|*")
+        text = source[1:] if whole or marked or leading else source
+        parts = text.split("*")
+        gaps = ["(?P<v>.{1,8}?)", *[".{1,8}?"] * len(parts)]
+        body = "".join(
+            (gaps[i - 1] if i else "") + f"(?P<l{i}>{re.escape(part)})"
+            for i, part in enumerate(parts)
+        )
+        return cls(
+            slot=slot,
+            regex=re.compile("^" + body + "$" if whole else body),
+            fixed=fixed.strip() or None,
+            positive=positive,
+            star=len(parts) > 1,
+            source=source,
+            parts=tuple(part for part in parts if part),
+            at_word=marked or text.find("*") == 1,
+            leading=leading,
+        )
+
+    def own(self, m: re.Match[str]) -> set[int]:
+        """The offsets of a clause its own text matched (not what `*` covers)."""
+        spans = (m.span(name) for name in m.re.groupindex if name != "v")
+        return {at for a, b in spans if a >= 0 for at in range(a, b)}
 
 
 @cache
-def _needs() -> tuple[tuple[str, ...], ...]:
-    """The text each phrasing of `_patterns` needs in a clause: its parts between `*`s."""
-    return tuple(tuple(part for part in p[5].lstrip("^|*").split("*") if part) for p in _patterns())
+def _patterns() -> tuple[_Phrasing, ...]:
+    """The Chinese phrasings, longest first; of two as long, one that also needs a word
+    before it (*过敏 before 过敏)."""
+    out = [
+        _Phrasing.of(slot, phrase, positive)
+        for slot, spec in slot_table()["slots"].items()
+        for group, positive in (("claim", True), ("end", False))
+        for phrase in spec.get("zh", {}).get(group, ())
+    ]
+    return tuple(sorted(out, key=lambda p: (-sum(map(len, p.parts)), not p.leading)))
 
 
 @cache
@@ -88,8 +116,8 @@ def _by_char() -> dict[str, tuple[int, ...]]:
     """Each phrasing (by its place in `_patterns`) under the first character of its longest
     part, so that a clause is matched only against phrasings whose character it holds."""
     index: dict[str, list[int]] = {}
-    for i, needs in enumerate(_needs()):
-        index.setdefault(max(needs, key=len)[0] if needs else "", []).append(i)
+    for i, p in enumerate(_patterns()):
+        index.setdefault(max(p.parts, key=len)[0] if p.parts else "", []).append(i)
     return {char: tuple(found) for char, found in index.items()}
 
 
@@ -180,11 +208,11 @@ def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimD
     a partner and 阿杰's employer), in clause order; `last` is the subject of the clause
     before, `said` the statement's text before the clause."""
     found: list[tuple[ClaimDraft, range]] = []
-    patterns, needs = _patterns(), _needs()
+    patterns = _patterns()
     for i in _candidates(clause):
         if len(found) == _MAX_CLAIMS:
             break
-        if not all(part in clause for part in needs[i]):
+        if not all(part in clause for part in patterns[i].parts):
             continue  # a plain substring test first: most phrasings are not in the clause
         made = _claim(patterns[i], clause, last, said)
         if made is None:
@@ -196,23 +224,23 @@ def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimD
 
 
 def _claim(
-    pattern: tuple[str, re.Pattern[str], str | None, bool, bool, str],
-    clause: str,
-    last: tuple[str, str],
-    said: str,
+    p: _Phrasing, clause: str, last: tuple[str, str], said: str
 ) -> tuple[ClaimDraft, range] | None:
     """One phrasing's claim in a clause and the span it matched, if it matches there."""
-    slot, regex, fixed, positive, star, source = pattern
-    m = next((f for f in regex.finditer(clause) if _starts_word(source, clause, f)), None)
-    lead = _word_before(clause, m.start()) if m is not None and source[:1] == "*" else None
-    if m is None or (source[:1] == "*" and lead is None):
+    m = next(
+        (f for f in p.regex.finditer(clause) if not p.at_word or _word_at(clause, f.start())),
+        None,
+    )
+    lead = _word_before(clause, m.start()) if m is not None and p.leading else None
+    if m is None or (p.leading and lead is None):
         return None
     before = clause[: lead.start if lead is not None else m.start()]  # 苏州新家, 我海鲜过敏
-    value = (fixed or lead.norm) if lead is not None else _value(clause, m, fixed, star)
+    value = (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star)
+    slot, positive = p.slot, p.positive
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
         return None  # 我在家做饭: no employer; 手机号被封了: no number
-    negated = positive and _negated(clause, m.end(), _literal(source, m))
+    negated = positive and _negated(clause, m.end(), p.own(m))
     kind, subject = zh_subject(_drop_object(before)) or last
     after = clause[m.end() :].lstrip(_LEAD)
     end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
@@ -232,7 +260,7 @@ def _claim(
         additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
         tentative=_cue("hypothetical", clause) or _cue("temporary", said),
         past=_cue("past_state", clause),
-        rule="slot:" + slot + " '" + source + "'",
+        rule="slot:" + slot + " '" + p.source + "'",
     )
     return claim, span
 
@@ -251,15 +279,6 @@ def _fits_zh(spec: dict[str, Any], value: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any."""
     pattern = spec.get("zh", {}).get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
-
-
-def _starts_word(source: str, clause: str, m: re.Match[str]) -> bool:
-    """Whether a match may stand where it is: a phrasing marked `|` or with one character
-    before `*` counts only where a word starts (|死了: not the 死了 of 烦死了; 在*做运营: not
-    the 在 of 现在)."""
-    if not (source.startswith("|") or source.find("*") == 1):
-        return True
-    return _word_at(clause, m.start())
 
 
 def _word_at(clause: str, at: int) -> bool:
@@ -299,18 +318,3 @@ def _negated(clause: str, end: int, own: set[int]) -> bool:
     cues = set(slot_table()["cues"]["zh"]["negation"])
     words = tag_words(normalise(clause))
     return any(w.norm in cues and w.start < end and w.start not in own for w in words)
-
-
-def _literal(source: str, m: re.Match[str]) -> set[int]:
-    """The offsets of the clause a phrasing's own characters matched (not what `*` covers)."""
-    parts = source.lstrip("^|").split("*")
-    out: set[int] = set()
-    at = m.start()
-    text = m.group(0)
-    for part in parts:
-        found = text.find(part, at - m.start())
-        if found < 0:
-            break
-        out.update(range(m.start() + found, m.start() + found + len(part)))
-        at = m.start() + found + len(part)
-    return out

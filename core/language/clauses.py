@@ -9,12 +9,11 @@ from functools import cache
 
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["ZH_CLAUSES", "plain_fragment", "timed_text"]
+__all__ = ["ZH_CLAUSES", "is_emoji", "plain_fragment", "timed_text", "words_in"]
 
 _EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
-ZH_CLAUSES = re.compile(
-    r"[，,；;。！!？?\n\u2600-\u27bf\U0001f300-\U0001faff]+|(?:但是|不过(?!敏)|所以|然后|而且)"
-)
+_EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"  # the symbols chat uses as punctuation
+ZH_CLAUSES = re.compile("[，,；;。！!？?\n" + _EMOJI + "]+|(?:但是|不过(?!敏)|所以|然后|而且)")
 """Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation) and
 clause-joining words (不过 "but", not the 不过 of 不过敏 "not allergic"); the Chinese claim
 rules read the same clauses."""
@@ -67,3 +66,19 @@ def plain_fragment(text: str) -> bool:
         and not any(ch.isdigit() for ch in text)
         and not (_blockers().search(text))
     )
+
+
+_WORD = re.compile(r"[A-Za-z0-9'’]+")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def words_in(text: str) -> float:
+    """How long a text is in words, in either language: an English word is one, a Chinese
+    character half of one (about two characters a word)."""
+    return len(_WORD.findall(text)) + len(_HAN.findall(text)) / 2
+
+
+def is_emoji(text: str) -> bool:
+    """Whether a token is an emoji (joiners and variation selectors included: 🏃\u200d♀️),
+    which ends a thought in chat as a full stop does."""
+    return re.fullmatch("[" + _EMOJI + "\u200d\ufe0f\U0001f3fb-\U0001f3ff]+", text) is not None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import attrs
 
-__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "slot_table"]
+__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "shaped", "slot_table"]
 
 ANY = "any"
 """The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
@@ -69,3 +70,14 @@ def overlaps(slot: str) -> frozenset[str]:
     table = slot_table()["slots"]
     named = set(table.get(slot, {}).get("overlaps", ()))
     return frozenset(named | {s for s, spec in table.items() if slot in spec.get("overlaps", ())})
+
+
+def shaped(slot: str, value: str) -> bool:
+    """Whether a value of a slot's `shape` is one: at least `shape_digits` digits and not of
+    the form `shape_not` (a phone number, not "14-18 may", "2019-2021" or "2024-05-01")."""
+    spec = slot_table()["slots"][slot]
+    plain = re.sub(r"\s*-\s*", "-", value.strip())
+    digits = sum(ch.isdigit() for ch in plain)
+    return digits >= spec.get("shape_digits", 0) and not re.match(
+        spec.get("shape_not", "$^"), plain
+    )

@@ -8,6 +8,7 @@ applies the decisions; the stream benchmark can run them without a store.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cache
 
 import attrs
 
@@ -261,9 +262,10 @@ def _ends_slot(claim: Claim) -> bool:
     )
 
 
-def _slot_topics(slot: str) -> set[str]:
+@cache
+def _slot_topics(slot: str) -> frozenset[str]:
     """The topics the name of a slot belongs to ("alcohol": wine, beer, pints...)."""
-    return topic_terms(claim_keys(slot.replace("_", " ")))
+    return frozenset(topic_terms(claim_keys(slot.replace("_", " "))))
 
 
 def _names_slot(new: Claim, old: Claim) -> bool:

@@ -22,6 +22,7 @@ from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
+from bitemporal_core.language.clauses import words_in
 from bitemporal_core.language.people import names_person, share_a_name
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
@@ -439,7 +440,7 @@ def _remarks(s: _Said, stored: dict[str, Fact]) -> list[Fact]:
     return [
         v
         for v in current.values()
-        if counts[v.source] < _ALONG_MAX and len(v.text.split()) <= _ALONG_WORDS
+        if counts[v.source] < _ALONG_MAX and words_in(v.text) <= _ALONG_WORDS
     ]
 
 
