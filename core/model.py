@@ -283,7 +283,9 @@ class Claim:
         positive: False for a negated or stopped claim ("no longer", "quit").
         single: the slot holds one value, so a new one replaces the current one.
         mode: "state", "replace" (said to replace), "add" (said to add), "tentative" (a
-            wish or hypothetical) or "past" (a past state); the last three retire nothing.
+            wish or hypothetical), "past" (a past state) or "event" (an event told in the
+            past tense, which only an ending naming what it names retires); the last four
+            retire nothing.
         context: the concept keys of the whole statement.
         rule: the phrasing of the slot table that matched.
     """

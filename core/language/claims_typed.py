@@ -18,12 +18,13 @@ from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table
-from bitemporal_core.language.topics import is_brand, topics
+from bitemporal_core.language.topics import change_cue_en, is_brand, topics
 
 __all__ = ["about_claim", "typed_claims"]
 
 _ABOUT_POS = frozenset({"NOUN", "PROPN"})
 _BEFORE_NAMED = frozenset({"at", "to", "in", "into", "attends", "attend", "attending", "joined"})
+_PERFECT = frozenset({"'s", "'ve", "has", "have", "ve", "s"})  # "Carol's got", "I've joined"
 # Drafts read per statement: each costs a pass over the statement, so an unbounded number
 # made one long sentence of dates quadratic (issue 20); no chat statement holds more.
 MAX_TYPED = 12
@@ -40,6 +41,18 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
         if draft.slot not in slots and all((c.subject_kind, c.subject, c.slot) != key for c in out):
             out.append(draft)
     return tuple(out)
+
+
+def _told_past(tokens: Sequence[Token], verb: int, ceased: bool) -> bool:
+    """An event told in the past tense ("I went to my first rehearsal on Thursday", "a shelf
+    cracked"), not a perfect ("Carol's got diabetes", "I've joined"), nor a statement that
+    says something changed ("I left the choir")."""
+    if verb >= len(tokens) or ceased or tokens[verb].tag not in ("VBD", "VBN"):
+        return False
+    before = [t.text.lower().replace("’", "'") for t in tokens[:verb] if t.pos != "ADV"]
+    perfect = bool(before) and before[-1] in _PERFECT
+    passive = tokens[verb].tag == "VBN" and any(t.pos == "AUX" for t in tokens[:verb])
+    return not (perfect or passive or change_cue_en(tokens))
 
 
 def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
@@ -74,6 +87,7 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             replacing=ceased,
             tentative=has_cue("hypothetical", tokens),
             past=has_cue("past_state", tokens),
+            event=_told_past(tokens, verb, ceased),
             rule="about: what the statement names",
         ),
     )

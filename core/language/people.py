@@ -24,6 +24,7 @@ __all__ = [
     "name_at",
     "named_subject",
     "names_person",
+    "says_i",
     "share_a_name",
     "subject_of",
     "zh_prefixed_names",
@@ -327,6 +328,13 @@ def names_person(text: str, subject: str) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+_SELF = re.compile(r"(?<![\w'’])(i|me|my|mine|myself|we|us|our|ours)(?![\w])", re.IGNORECASE)
+
+
+def says_i(text: str) -> bool:
+    """Whether an English statement speaks of its speaker ("I", "my", "we"...); "Going
+    well." and "that's the dream" do not. A Chinese one may drop its 我, so it always may."""
+    return not text.isascii() or _SELF.search(text) is not None
 
 
 def share_a_name(a: str, b: str) -> bool:

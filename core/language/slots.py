@@ -38,6 +38,9 @@ class ClaimDraft:
         additive: the clause says it adds ("also", "too", "another").
         tentative: a question, wish or hypothetical: recorded, never applied.
         past: a past state ("as a student", "used to"): recorded, never applied.
+        event: an event told in the past tense ("I had a scare in the car on Tuesday"): it
+            stays true after later changes, so only an ending that names what it names
+            retires it.
         rule: which phrasing matched (for the reason of an update).
     """
 
@@ -52,6 +55,7 @@ class ClaimDraft:
     additive: bool = False
     tentative: bool = False
     past: bool = False
+    event: bool = False
     rule: str = ""
 
 

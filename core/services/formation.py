@@ -23,7 +23,7 @@ from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
-from bitemporal_core.language.people import names_person, share_a_name
+from bitemporal_core.language.people import names_person, says_i, share_a_name
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
@@ -477,6 +477,10 @@ def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
     ending = ends_subject(st.change)
     for fact, cosine in found:  # nearest first: only the nearest of the same subject counts
         theirs = held.get(fact.version_id, ())
+        if any(c.mode == "event" for c in theirs):
+            return []  # an event happened, whatever changed since
+        if all(c.subject.startswith("speaker:") for c in theirs) and not says_i(fact.text):
+            return []  # "Going well.": a remark, not a state of the speaker's
         if not _same_subject(st.text, claims, fact.text, theirs, crossing=ending):
             continue
         if not ending and share_a_name(st.text, fact.text):

@@ -62,13 +62,16 @@ def test_worked_example_as_one_text(extractor: ConceptExtractor) -> None:
 
 def test_concept_fields_and_tokens(extractor: ConceptExtractor) -> None:
     (sentence,) = extractor.sentences("Brandon loves coffee.")
+    tags = ("NNP", "VBZ", "NN", ".") if isinstance(extractor, SpacyExtractor) else ("",) * 4
     assert sentence == Sentence(
         text="Brandon loves coffee.",
-        tokens=(
-            Token("Brandon", "PROPN"),
-            Token("loves", "VERB"),
-            Token("coffee", "NOUN"),
-            Token(".", "PUNCT"),
+        tokens=tuple(
+            Token(text, pos, tag)
+            for (text, pos), tag in zip(
+                (("Brandon", "PROPN"), ("loves", "VERB"), ("coffee", "NOUN"), (".", "PUNCT")),
+                tags,
+                strict=True,
+            )
         ),
         concepts=(Concept("brandon", "Brandon", "PROPN", 0), Concept("coffe", "coffee", "NOUN", 2)),
     )

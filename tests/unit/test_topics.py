@@ -255,3 +255,43 @@ def test_relatives_by_age_or_nickname_and_titles(
         (c.subject_kind, c.subject) for c in claims_of(text, sentence.tokens) if c.slot == slot
     ]
     assert found[:1] == [subject]
+
+
+def test_an_event_told_in_the_past_is_ended_only_by_name() -> None:
+    """A change of topic retires the state, not what happened; an ending that names the
+    thing ends both (the fiat's MOT goes with the fiat)."""
+    change = "I've switched to pilates now, yoga was hurting my back."
+    assert retired("I do yoga every morning.", "Yoga keeps me sane.", change) == [0, 1]
+    went = "I went to a lovely yoga class with Mia on Tuesday."
+    assert retired("I do yoga every morning.", went, change) == [0]
+    ended = "said goodbye to the fiat, got a yaris"
+    assert retired("my red fiat failed its MOT again", ended) == [0]
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("I went to my first choir rehearsal on Thursday.", True),
+        ("A shelf cracked and fifteen bowls split.", True),  # the tagger's VBN without an AUX
+        ("my mum Carol's got type 2 diabetes", False),  # a perfect: has got
+        ("We painted the fence yesterday.", True),
+        ("I've finally painted the fence.", False),
+        ("The fence looks great.", False),
+        ("We swapped the old fence for a hedge.", False),  # says something changed
+    ],
+)
+def test_an_event_is_a_statement_told_in_the_simple_past(text: str, event: bool) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    (about,) = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot == "about"]
+    assert about.event is event
+
+
+def test_a_change_of_topic_reaches_the_three_latest_facts_naming_it() -> None:
+    lines = (
+        "I climb at the Arch twice a week.",
+        "Climbing is my therapy.",
+        "My climbing shoes are falling apart.",
+        "I love climbing with Tess.",
+        "I've switched from climbing to swimming now.",
+    )
+    assert retired(*lines) == [1, 2, 3]

@@ -34,7 +34,7 @@ _MIN_FILTERED = 3  # sentences with at most this many concepts are never windowe
 @attrs.frozen(slots=True)
 class Token:
     """One word of a sentence with its Universal Dependencies POS tag (UPOS) and, where the
-    tagger has one, its own finer tag (jieba's ``ns``, ``t``...)."""
+    tagger has one, its own finer tag (spaCy's Penn ``VBD``, jieba's ``ns``, ``t``...)."""
 
     text: str
     pos: str

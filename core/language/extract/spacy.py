@@ -162,6 +162,7 @@ class SpacyExtractor:
                 Token(
                     text=t.text,
                     pos="X" if t.idx in cut else (t.pos_ if tags is None else tags[t.i]),
+                    tag=t.tag_,
                 )
                 for t in span
                 if not t.is_space
