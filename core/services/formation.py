@@ -479,8 +479,8 @@ def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
         theirs = held.get(fact.version_id, ())
         if any(c.mode == "event" for c in theirs):
             return []  # an event happened, whatever changed since
-        if all(c.subject.startswith("speaker:") for c in theirs) and not says_i(fact.text):
-            return []  # "Going well.": a remark, not a state of the speaker's
+        if _remark(fact, theirs):
+            return []
         if not _same_subject(st.text, claims, fact.text, theirs, crossing=ending):
             continue
         if not ending and share_a_name(st.text, fact.text):
@@ -491,6 +491,17 @@ def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
         reason = f"rule:nearest {near:.2f}"
         return [Retire(fact_id=fact.id, fact=fact, reason=reason, confidence=round(near, 2))]
     return []
+
+
+def _remark(fact: Fact, claims: Sequence[Claim]) -> bool:
+    """A remark, not a state of the speaker's: no slot reads it, it names one thing at most
+    and says no I, my or we ("Going well.", "A strange one."; "fav band is arctic monkeys"
+    and "on nights at the amazon warehouse" are states)."""
+    return (
+        all(c.slot in UNKEYED and c.subject.startswith("speaker:") for c in claims)
+        and len({k for c in claims for k in c.keys}) < 2
+        and not says_i(fact.text)
+    )
 
 
 def _same_subject(

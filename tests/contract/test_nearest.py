@@ -105,28 +105,15 @@ def test_the_rule_is_off_with_nearest_none(store: MemoryStore, minilm: Embedder)
     )
 
 
-@pytest.mark.parametrize(
-    ("old", "nearer", "new"),
-    [
-        (
-            "I wear glasses all day at work.",
-            "Glasses all day, every day.",  # a remark: it says nothing of the speaker
-            "A month in on daily contact lenses now, and I love them.",
-        ),
-        (
-            "I'm on five coffees a day.",
-            "I had three coffees before lunch yesterday.",  # an event: it happened
-            "I've cut right back now, one cup before eleven and that's it.",
-        ),
-    ],
-    ids=["remark", "event"],
-)
-def test_when_the_nearest_is_a_remark_or_an_event_nothing_is_retired(
-    store: MemoryStore, minilm: Embedder, old: str, nearer: str, new: str
+def test_when_the_nearest_is_an_event_nothing_is_retired(
+    store: MemoryStore, minilm: Embedder
 ) -> None:
-    """Only the nearest fact of the subject counts, and a remark or an event is no state a
-    change replaces: reaching past it for a farther fact retired the wrong one too often in
-    long conversations."""
+    """Only the nearest fact of the subject counts, and an event (or a remark: `_remark`) is
+    no state a change replaces: reaching past it for a farther fact retired the wrong one
+    too often in long conversations."""
+    old = "I'm on five coffees a day."
+    nearer = "I had three coffees before lunch yesterday."
+    new = "I've cut right back now, one cup before eleven and that's it."
     s = with_vectors(store, minilm)
     for i, text in enumerate((old, nearer)):
         s.remember(text, namespace="n", at=T0 + timedelta(hours=i))

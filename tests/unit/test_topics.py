@@ -5,13 +5,17 @@ formation")."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bitemporal_core import default_extractor
 from bitemporal_core.language.claims import change_cue, claim_words, claims_of, truecased
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.topics import TOPIC, topic_terms
+from bitemporal_core.model import Fact
 from bitemporal_core.services.claims import Candidate, Mentions, resolve, restated, retired_by
+from bitemporal_core.services.formation import _remark
 
 
 def retired(*lines: str) -> list[int]:
@@ -295,3 +299,28 @@ def test_a_change_of_topic_reaches_the_three_latest_facts_naming_it() -> None:
         "I've switched from climbing to swimming now.",
     )
     assert retired(*lines) == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("text", "remark"),
+    [
+        ("Going well.", True),
+        ("A strange one.", True),
+        ("It breaks my heart a bit.", False),  # says "my"
+        ("on nights at the amazon warehouse, 10pm to 6am", False),  # names two things
+        ("fav band is arctic monkeys", False),  # a slot reads it
+    ],
+)
+def test_a_remark_is_no_state_of_the_speakers(text: str, remark: bool) -> None:
+    """What the nearest-fact rule will not reach past (`formation._remark`)."""
+    mentions, claims = Mentions(), []
+    for s in default_extractor().sentences(text):
+        context = [c.key for c in s.concepts]
+        drafts = claims_of(s.text, s.tokens)
+        claims += [resolve(d, speaker=None, mentions=mentions, context=context) for d in drafts]
+    at = datetime(2024, 1, 1, tzinfo=UTC)
+    fact = Fact(
+        id="f", version_id="v", namespace="n", text=text, valid_from=at, valid_to=None,
+        recorded_at=at, superseded_at=None,
+    )  # fmt: skip
+    assert _remark(fact, claims) is remark
