@@ -108,7 +108,7 @@ def test_the_rule_is_off_with_nearest_none(store: MemoryStore, minilm: Embedder)
 def test_when_the_nearest_is_an_event_nothing_is_retired(
     store: MemoryStore, minilm: Embedder
 ) -> None:
-    """Only the nearest fact of the subject counts, and an event (or a remark: `_remark`) is
+    """Only the nearest fact counts, and an event (or a remark: `_remark`) is
     no state a change replaces: reaching past it for a farther fact retired the wrong one
     too often in long conversations."""
     old = "I'm on five coffees a day."
