@@ -13,7 +13,8 @@ project's stemmed content words) and a **plain dense** baseline (cosine between 
 embedding and each "speaker: text" turn's, with the dense embedder); their "when" day is the
 session's date. Systems: `bm25`, `dense`, `ours` (default recall, no embedder) and
 `ours+<embedder>` (default recall with the embedder). Tuning split (four conversations, where
-weights were chosen) and check split (two, never tuned on) are reported apart.
+weights were chosen) and check split (two, no weight chosen on them; the facts formation
+retired in both were read when its event rule was written) are reported apart.
 
     .venv/bin/python benchmarks/quality/longconv.py [--embedder minilm] [--engine ladybug]
         [--split all|tuning|check] [--out benchmarks/quality/LONGCONV.md]
