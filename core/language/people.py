@@ -328,13 +328,16 @@ def names_person(text: str, subject: str) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
-_SELF = re.compile(r"(?<![\w'’])(i|me|my|mine|myself|we|us|our|ours)(?![\w])", re.IGNORECASE)
 
 
 def says_i(text: str) -> bool:
-    """Whether an English statement speaks of its speaker ("I", "my", "we"...); "Going
-    well." and "that's the dream" do not. A Chinese one may drop its 我, so it always may."""
-    return not text.isascii() or _SELF.search(text) is not None
+    """Whether an English statement speaks of its speaker (a word of the slot table's
+    `speaker` or `speaker_possessive` subjects: "I", "my", "we"...); "Going well." and
+    "that's the dream" do not. A Chinese one may drop its 我, so it always may."""
+    if not text.isascii():
+        return True
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    return bool(words & (_words("speaker") | _words("speaker_possessive")))
 
 
 def share_a_name(a: str, b: str) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -225,6 +225,13 @@ def _complement(clause: Sequence[Token], i: int) -> bool:
 def change_cue_en(tokens: Sequence[Token]) -> str:
     """The first change cue of an English statement that is not blocked, or "": a change
     said whether or not it names what changed ("spin is thursday 7pm from now on")."""
+    return _cue_of(tuple(tokens))
+
+
+@lru_cache(maxsize=1024)
+def _cue_of(tokens: tuple[Token, ...]) -> str:
+    """`change_cue_en`, read once per statement: the event test of its `about` claim and
+    the statement's analysis both ask."""
     return next((cue for _, cue, _, _, _ in _change_clauses(tokens)), "")
 
 

@@ -475,7 +475,8 @@ def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
     ]
     held = s.ctx.facts.version_claims(s.namespace, [f.version_id for f, _ in found])
     ending = ends_subject(st.change)
-    for fact, cosine in found:  # nearest first: only the nearest of the same subject counts
+    for fact, cosine in found:  # nearest first: the nearest event or remark, whoever it is
+        # about, or the nearest fact of the same subject decides
         theirs = held.get(fact.version_id, ())
         if any(c.mode == "event" for c in theirs):
             return []  # an event happened, whatever changed since
