@@ -206,9 +206,11 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
     return _Found(pattern, start, end, marks["{v}"], marks["{s}"])
 
 
-def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
+def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Token]]:
     """The clauses of a sentence (hyphens dropped): split where a break word (a comma,
-    "so", "but", ...) is followed by a new subject (a pronoun or a name)."""
+    "so", "but", ...) is followed by a new subject (a pronoun or a name); with `lead`, also
+    where a comma is followed by break words or adverbs and then a subject (", so now I"):
+    who a slot's phrasing is about, not what a change of topic names."""
     current: list[Token] = []
     subjects = {
         "i",
@@ -236,6 +238,8 @@ def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
             and _verb_after_name(kept, i + 1)
         )
         starts = nxt is not None and (nxt.text.lower() in subjects or named)
+        if lead and not starts and low == ",":
+            starts = _subject_after_lead(kept[i + 1 : i + 4], subjects)
         if current and (
             (low in _CLAUSE_BREAK and (starts or low in {";", "—"})) or is_emoji(tok.text)
         ):
@@ -245,6 +249,14 @@ def clauses(tokens: Sequence[Token]) -> Iterator[list[Token]]:
         current.append(tok)
     if current:
         yield current
+
+
+def _subject_after_lead(ahead: Sequence[Token], subjects: set[str]) -> bool:
+    """Break words or adverbs, then a subject: ", so now I report to ..."."""
+    n = 0
+    while n < len(ahead) and (ahead[n].text.lower() in _CLAUSE_BREAK or ahead[n].pos == "ADV"):
+        n += 1
+    return 0 < n < len(ahead) and ahead[n].text.lower() in subjects
 
 
 def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
@@ -258,7 +270,7 @@ def claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The claims the slot table's phrasings find in an English statement, in clause order
     (within a clause, by position)."""
     out = []
-    for clause in clauses(tokens):
+    for clause in clauses(tokens, lead=True):
         out.extend(_clause_claims(clause))
     return tuple(out)
 

@@ -336,7 +336,11 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     """A topic claim names what a held fact names (its value or its statement's concepts)."""
     if not old.positive:
         return False
-    return bool(topic_terms(new.keys) & topic_terms((*old.keys, *old.context)))
+    theirs = (*old.keys, *old.context)
+    mine = topic_terms(new.keys)
+    if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
+        return bool((set(new.keys) - set(_GENERIC)) & set(theirs))
+    return bool(mine & topic_terms(theirs))
 
 
 def _names(new: Claim, old: Claim) -> bool:

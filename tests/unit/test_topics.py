@@ -148,6 +148,17 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("fav band is arctic monkeys", "fav band is fontaines dc these days"),
         # a change someone makes to the speaker's things
         ("I take sertraline daily", "doc upped my sertraline to 100mg since last tuesday"),
+        # a clause led by "so now" has its own subject
+        ("My boss is Priya Shah.", "Priya left for another company, so now I report to Tom Reed."),
+        ("I'm a junior designer, mostly doing banners.", "I work as a product manager now."),
+        ("I go running every evening.", "haven't run since I hurt my ankle"),
+        # a named person's move ends the speaker's fact naming them, by a name no topic
+        # reads (老刘: 老 is a stop character); 暂时 blocks only its own clause
+        ("我们主管是老刘，人很好", "老刘调去北京总部了，部门暂时由小陈管"),
+        ("我在京东做运营，每天挺忙", "我跳槽了，现在在一家创业公司"),
+        ("我吃素很多年了", "最近开始吃点鱼，身体好多了"),
+        ("我住在成都高新区", "搬完家了，累得不想动"),
+        ("国庆去西安的机票买好了", "西安去不成了，机票退了"),
     ],
 )
 def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
@@ -169,6 +180,7 @@ def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> Non
         ("我每天早上跑五公里", "这几天重感冒，暂时先不跑了"),
         ("我每天坐公交上班", "我同事也不坐公交了，现在骑车"),
         ("My physio is Dan at Active Health.", "Dan switched me to new exercises for my knee"),
+        ("I work at Siemens as an engineer.", "My wife got a job at Bosch, so now we're both engineers."),
     ],
 )
 def test_restatements_additions_and_free_time_retire_nothing(old: str, new: str) -> None:
