@@ -245,10 +245,11 @@ def change_cue_zh(text: str, clauses_zh: Sequence[str]) -> str:
     """The first change cue of a Chinese statement's clauses that is not blocked, or ""."""
     if _blocked_zh(text):
         return ""
-    spec = topics()["zh"]
+    spec, framed = topics()["zh"], False
     for clause in clauses_zh:
+        framed = framed or _blocked_zh(clause, scope="onward")
         cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
-        if cue and not _blocked_zh(clause, clause=True):
+        if cue and not framed and not _blocked_zh(clause, scope="clause"):
             return cue
     return ""
 
@@ -347,16 +348,22 @@ def zh_cue_words(cues: Iterable[str], text: str) -> bool:
     )
 
 
-def _blocked_zh(text: str, *, clause: bool = False) -> bool:
-    """A block cue in the statement (`clause`: the groups read per change clause, in it)."""
+def _blocked_zh(text: str, *, scope: str = "statement") -> bool:
+    """A block cue of the groups read in `scope` in the text: "statement" (the whole
+    statement), "clause" (a change clause) or "onward" (a clause and those after it)."""
     spec = topics()["zh"]
     for word in spec["not_block"]:  # 再也不 is "never again", no 也 of an addition
         text = text.replace(word, "")
     return any(
-        zh_cue_words(cues, text)
-        for group, cues in spec["block"].items()
-        if (group in spec["block_in_clause"]) == clause
+        zh_cue_words(cues, text) for group, cues in spec["block"].items() if _scope(group) == scope
     )
+
+
+def _scope(group: str) -> str:
+    spec = topics()["zh"]
+    if group in spec["block_in_clause"]:
+        return "clause"
+    return "onward" if group in spec["block_onward"] else "statement"
 
 
 def topic_claims_zh(
@@ -373,15 +380,17 @@ def topic_claims_zh(
     out = []
     last = ("speaker", "")
     setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
+    framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:
         spec = topics()["zh"]
+        framed = framed or _blocked_zh(clause, scope="onward")
         cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
             said_of = subject(clause)
             last = said_of if said_of and said_of[0] in ("pronoun", "relation") else last
             continue
-        if _blocked_zh(clause, clause=True):
+        if framed or _blocked_zh(clause, scope="clause"):
             continue
         at = clause.find(cue.split("*", 1)[0])
         words = tag_words(normalise(clause))

@@ -180,7 +180,7 @@ def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> Non
         ("我每天早上跑五公里", "这几天重感冒，暂时先不跑了"),
         ("我每天坐公交上班", "我同事也不坐公交了，现在骑车"),
         ("My physio is Dan at Active Health.", "Dan switched me to new exercises for my knee"),
-        ("I work at Siemens as an engineer.", "My wife got a job at Bosch, so now we're both engineers."),
+        ("I work at Siemens as an engineer.", "My wife joined Bosch, so now we're both engineers."),
     ],
 )
 def test_restatements_additions_and_free_time_retire_nothing(old: str, new: str) -> None:
