@@ -19,7 +19,8 @@ mention most (a home, a job, a diet, a car, a phone number, a manager, a school,
 a trip, a habit, a partner, a pet) in the words people type, `--set dev8` an eighth over
 the same kinds by another writer, `--set dev9` a ninth, half in plain sentences as the
 issue's own examples read, `--set dev10` a tenth (each measured untouched first), and
-`--set dev11` an eleventh, measured untouched at the end and not tuned on.
+`--set dev11` an eleventh, measured untouched when it was written, its misses read and
+tuned on since, as the others'.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -368,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         "(written for this benchmark; "
         + (
             "a development set, tuned on)."
-            if args.which.startswith("dev") and args.which != "dev11"
+            if args.which.startswith("dev")
             else "held back, never tuned on)."
         ),
         "",
