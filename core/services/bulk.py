@@ -28,7 +28,7 @@ from bitemporal_core.services.commit import check_ahead, commit
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.formation import TALK, Book, Planned, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
-from bitemporal_core.services.supersession import llm_kinds_many, truncated
+from bitemporal_core.services.supersession import ends_at, llm_kinds_many, truncated
 from bitemporal_core.services.versions import check_meta, new_version, to_fact
 
 __all__ = ["remember_batch", "remember_many", "repeat_of"]
@@ -71,7 +71,7 @@ def remember_batch(
             old = ctx.analyser.analyse_one(r.fact.text)
             close.append(r.fact.version_id)
             close.extend(ctx.upkeep.citing_current([r.fact_id]))
-            extra.extend(truncated(r.fact, old, start))
+            extra.extend(truncated(r.fact, old, ends_at(r.fact, start, said)))
             new = _inherit(new, old)
             links.append(
                 Link(

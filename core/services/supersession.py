@@ -18,6 +18,7 @@ from bitemporal_core.services.versions import new_version
 
 __all__ = [
     "concept_summaries",
+    "ends_at",
     "llm_kinds",
     "llm_kinds_many",
     "moved_predecessor",
@@ -146,6 +147,14 @@ def concept_summaries(
         except BackendError as e:  # a summary is a convenience, not worth failing a write for
             _log.warning("concept summary skipped: %s", e)
     return tuple(out)
+
+
+def ends_at(replaced: Fact, start: datetime, said: datetime) -> datetime:
+    """Where memory formation ends a replaced fact: where its successor starts, or, for a
+    plan that had not begun when the change was said (a trip cancelled or moved before it),
+    when it was said: it never happened as planned, whenever the successor's time falls ("the
+    Lisbon trip is cancelled, the wedding got postponed to next year")."""
+    return min(start, said) if replaced.valid_from > said else start
 
 
 def truncated(version: Fact, statement: Analysed, end: datetime) -> list[NewVersion]:

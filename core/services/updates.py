@@ -16,7 +16,7 @@ from bitemporal_core.services.claims import Candidate, restated, retired_by
 from bitemporal_core.services.commit import commit
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.formation import TALK
-from bitemporal_core.services.supersession import truncated
+from bitemporal_core.services.supersession import ends_at, truncated
 from bitemporal_core.services.versions import new_version, to_fact
 from bitemporal_core.services.writes import current
 
@@ -62,7 +62,8 @@ def pending_updates(ctx: Services, namespace: str, at: datetime) -> list[Update]
 
 def apply_update(ctx: Services, update: Update, *, at: datetime | None) -> Fact:
     """Let `update.fact` supersede `update.replaced`: the replaced fact's current version is
-    closed and its lineage ends where the new fact begins. Returns the new fact's version."""
+    closed and its lineage ends where the new fact begins (a plan not begun when the new fact
+    was said: when it was said, `ends_at`). Returns the new fact's version."""
     lineage, new = current(ctx, update.fact)
     old_lineage, old = current(ctx, update.replaced)
     if old_lineage.namespace != lineage.namespace:
@@ -72,13 +73,14 @@ def apply_update(ctx: Services, update: Update, *, at: datetime | None) -> Fact:
     statement = ctx.analyser.analyse_one(old.text)
     stale = ctx.upkeep.citing_current([old.id])
     link = Link(fact=new.id, replaced=old.id, reason=update.reason, confidence=update.confidence)
+    said = new.said_at or new.recorded_at
 
     def build(when: datetime) -> Fact:
         batch = WriteBatch(
             namespace=lineage.namespace,
             at=when,
             close=(old.version_id, *stale),
-            versions=tuple(truncated(old, statement, new.valid_from)),
+            versions=tuple(truncated(old, statement, ends_at(old, new.valid_from, said))),
             links=(link,),
         )
         ctx.log.apply_many([batch])

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bitemporal_core import Basis, Formation, InvalidInput, MemoryStore, NotFound, Turn
+from bitemporal_core import Basis, Formation, InvalidInput, MemoryStore, NotFound, Turn, Update
 
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -99,6 +99,26 @@ def test_a_negated_or_stopped_claim_ends_the_old_one(
 ) -> None:
     say(store, "n", old, new)
     assert old not in texts(store, "n") and new in texts(store, "n")
+
+
+def test_a_plan_cancelled_before_it_began_is_never_valid(store: MemoryStore) -> None:
+    """The later clause's "next year" dates the new fact, not the cancellation: the trip ends
+    when the change was said (`ends_at`), so it is valid at no time; so too when an update
+    is applied by hand."""
+    trip = "I'm flying to Lisbon on May 14 for a wedding."
+    off = "The Lisbon trip is cancelled, the wedding got postponed to next year."
+    say(store, "p", trip, off)
+    may = Basis(valid_at=datetime(2024, 5, 20, tzinfo=UTC), known_at=day(5))
+    assert trip not in {f.text for f in store.snapshot("p", basis=may)}
+    believed = Basis(valid_at=may.valid_at, known_at=day(0))
+    (fact,) = [f for f in store.snapshot("p", basis=believed) if f.text == trip]
+    assert store.history(fact.id).superseded_by, "retired, its history kept"
+    (planned,) = store.remember(trip, namespace="q", at=T0)
+    (later,) = store.remember(off, namespace="q", at=day(1), updates="off")
+    store.apply_update(
+        Update(fact=later.id, replaced=planned.id, reason="r", confidence=1.0), at=day(3)
+    )
+    assert trip not in {f.text for f in store.snapshot("q", basis=may)}
 
 
 @pytest.mark.parametrize(

@@ -159,6 +159,9 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("我吃素很多年了", "最近开始吃点鱼，身体好多了"),
         ("我住在成都高新区", "搬完家了，累得不想动"),
         ("国庆去西安的机票买好了", "西安去不成了，机票退了"),
+        ("I drive a Ford Fiesta.", "Traded the Fiesta in for a Honda Jazz yesterday."),
+        ("My husband takes the train to his office in Leeds.", "He drives to work now."),
+        ("My sister is vegan.", "My sister eats cheese again, she missed pizza too much."),
     ],
 )
 def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
