@@ -20,7 +20,8 @@ a trip, a habit, a partner, a pet) in the words people type, `--set dev8` an eig
 the same kinds by another writer, `--set dev9` a ninth, half in plain sentences as the
 issue's own examples read, `--set dev10` a tenth (each measured untouched first), and
 `--set dev11` an eleventh, measured untouched when it was written, its misses read and
-tuned on since, as the others'.
+tuned on since, as the others'; `--set dev12` a twelfth, written by a writer who read
+neither the rules nor any other set, measured untouched first.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -38,7 +39,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev11|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev12|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -73,6 +74,7 @@ SETS = {
     "dev9": ("stream_dev9_{}.jsonl", HERE / "STREAM_DEV9.md"),
     "dev10": ("stream_dev10_{}.jsonl", HERE / "STREAM_DEV10.md"),
     "dev11": ("stream_dev11_{}.jsonl", HERE / "STREAM_DEV11.md"),
+    "dev12": ("stream_dev12_{}.jsonl", HERE / "STREAM_DEV12.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }

@@ -67,14 +67,25 @@ def change_cue(text: str, tokens: Sequence[Token]) -> str:
 def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
-    lowercase "i", so that names count as names wherever the rules look for a capital."""
+    lowercase "i", so that names count as names wherever the rules look for a capital. A
+    statement in capitals ("GOT PROMOTED TO SENIOR DEV") is read in lowercase: the tagger
+    takes its words for names."""
     out = []
+    shouted = _shouted(tokens)
     for tok in tokens:
+        if shouted and tok.text.isupper():
+            pos = "NOUN" if tok.pos == "PROPN" else tok.pos
+            tok = attrs.evolve(tok, text=tok.text.lower(), pos=pos)
         low = tok.text.islower() and tok.text.isalpha()
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)
     return tuple(out)
+
+
+def _shouted(tokens: Sequence[Token]) -> bool:
+    words = [t.text for t in tokens if t.text.isalpha() and len(t.text) > 1]
+    return len(words) >= 3 and all(w.isupper() for w in words)
 
 
 def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:

@@ -120,7 +120,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
         if cue in topics()["en"]["points_back"]:  # "pottery finished, so I'm doing X instead"
             named += [t.text for i, t in enumerate(before) if _names(before, i)]
-        keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
+        keys = _topic_keys(named)
         if not keys:
             continue
         verb = next(
@@ -135,6 +135,9 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         who = named_subject(clause, verb)
         if who == ("pronoun", "they") and any(norm(t.text) in ("me", "us") for t in clause[verb:]):
             who = ("speaker", "")  # "they've moved me to tuesday": the salon, of mine
+            # "the dentist rang, they've moved me to friday": what moved is named before
+            named += [t.text for i, t in enumerate(before) if _names(before, i)]
+            keys = _topic_keys(named)
         ending = _ending(clause, said)
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)
@@ -160,6 +163,10 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
                 out.append(_draft("speaker", "", value, owned, cue))
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
+
+
+def _topic_keys(named: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
 
 
 def _change_clauses(

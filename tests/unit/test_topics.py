@@ -162,6 +162,22 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("I drive a Ford Fiesta.", "Traded the Fiesta in for a Honda Jazz yesterday."),
         ("My husband takes the train to his office in Leeds.", "He drives to work now."),
         ("My sister is vegan.", "My sister eats cheese again, she missed pizza too much."),
+        ("I never run, I can't stand it.", "running twice a week now, who am I"),
+        ("We have a tabby cat called Pudding.", "We had to put Pudding down last week."),
+        ("I rent a room in Hackney.", "moved into my girlfriend's place in Camden, finally"),
+        # a rescheduling done to the speaker names what the clause before it names
+        (
+            "Dentist on Monday the 8th at 9:30, need to floss.",
+            "The dentist rang, they've moved me to Wednesday the 17th at 2pm.",
+        ),
+        ("我现在住成都武侯区", "终于搬完了，今晚睡在重庆的新房子里"),
+        ("我开的是一辆朗逸，开了三年", "朗逸出手了，这阵子骑电动车"),
+        ("我对花生过敏", "医生说我其实不是花生过敏，之前是误诊"),
+        ("我女朋友叫小林", "我跟小林分了，不想多说"),
+        ("我哥住在广州天河", "我哥调回老家武汉了"),
+        ("我们组长是老李", "现在我们组归老陈管"),
+        # a statement in capitals is read in lowercase ("GOT" is no name)
+        ("My job title is Junior Designer.", "GOT PROMOTED TO SENIOR DESIGNER TODAY"),
     ],
 )
 def test_a_change_in_other_words_retires_the_old_fact(old: str, new: str) -> None:
