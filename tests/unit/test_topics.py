@@ -153,7 +153,7 @@ def test_a_chinese_subject_is_a_name_only_when_it_starts_like_one() -> None:
         ("I'm a junior designer, mostly doing banners.", "I work as a product manager now."),
         ("I go running every evening.", "haven't run since I hurt my ankle"),
         # a named person's move ends the speaker's fact naming them, by a name no topic
-        # reads (老刘: 老 is a stop character); 暂时 blocks only its own clause
+        # reads (老刘: 老 is a stop character); 暂时 after the change blocks only its clause
         ("我们主管是老刘，人很好", "老刘调去北京总部了，部门暂时由小陈管"),
         ("我在京东做运营，每天挺忙", "我跳槽了，现在在一家创业公司"),
         ("我吃素很多年了", "最近开始吃点鱼，身体好多了"),
