@@ -117,27 +117,30 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     ended habit)."""
     out = []
     for clause, cue, said, ceased, before in _change_clauses(tokens):
-        named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
-        if cue in topics()["en"]["points_back"]:  # "pottery finished, so I'm doing X instead"
-            named += [t.text for i, t in enumerate(before) if _names(before, i)]
-        keys = _topic_keys(named)
-        if not keys:
-            continue
         verb = next(
             (i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX") and t.text.isalpha()),
             len(clause),
         )  # "new job = asleep by ten": a sign is no verb
+        who = named_subject(clause, verb)
+        done_to_me = who == ("pronoun", "they") and any(
+            norm(t.text) in ("me", "us") for t in clause[verb:]
+        )  # "they've moved me to tuesday": the salon, of mine
+        if done_to_me:
+            who = ("speaker", "")
+        named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
+        # What the clause before names counts too after "instead" ("pottery finished, so I'm
+        # doing X instead") and in a change done to the speaker ("the dentist rang, they've
+        # moved me to friday").
+        if done_to_me or cue in topics()["en"]["points_back"]:
+            named += [t.text for i, t in enumerate(before) if _names(before, i)]
+        keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
+        if not keys:
+            continue
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
         # ("a hairdresser in town does my hair").
         # An ended habit or a clause without a verb that names nobody is the speaker's
         # ("three months without a cigarette", "totally over fortnite").
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
-        who = named_subject(clause, verb)
-        if who == ("pronoun", "they") and any(norm(t.text) in ("me", "us") for t in clause[verb:]):
-            who = ("speaker", "")  # "they've moved me to tuesday": the salon, of mine
-            # "the dentist rang, they've moved me to friday": what moved is named before
-            named += [t.text for i, t in enumerate(before) if _names(before, i)]
-            keys = _topic_keys(named)
         ending = _ending(clause, said)
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)
@@ -163,10 +166,6 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
                 out.append(_draft("speaker", "", value, owned, cue))
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
-
-
-def _topic_keys(named: Sequence[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
 
 
 def _change_clauses(
