@@ -246,7 +246,7 @@ class Analyser:
         for group, utterance in zip(groups, said, strict=True):
             terms = field_terms([st.text for st in group], utterance)
             for st, t in zip(group, terms, strict=True):  # "Where do I live?" finds a move
-                for word in claim_words(st.claims, st.language):
+                for word in claim_words(st.claims, st.language, named=[k for k, _ in st.concepts]):
                     t.setdefault(word, 1)
             fielded.append(
                 [

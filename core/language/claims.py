@@ -23,6 +23,7 @@ from bitemporal_core.language.extract import Token, content_terms
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
 from bitemporal_core.language.topics import (
+    category_slot,
     category_words,
     change_cue_en,
     change_cue_zh,
@@ -103,11 +104,19 @@ def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
     return out
 
 
-def claim_words(drafts: Sequence[ClaimDraft], language: str = "en") -> list[str]:
-    """`slot_words` of the claims' slots, then the categories of what they name ("bank" for
-    "I'm with Monzo now", `topics.category_words`), as stems."""
+def claim_words(
+    drafts: Sequence[ClaimDraft], language: str = "en", named: Iterable[str] = ()
+) -> list[str]:
+    """`slot_words` of the claims' slots, then the categories of what they name and of the
+    `named` terms ("bank" for "I'm with Monzo now", "car" for 新车到了; `topics.category_words`)
+    with the words of the slot a category is, as stems."""
     out = slot_words((d.slot for d in drafts), language)
-    for word in category_words(k for d in drafts for k in d.keys):
+    categories = category_words([*(k for d in drafts for k in d.keys), *named])
+    table = slot_table()["slots"]
+    # A category that names a slot brings that slot's words: "Kia Niro" is a car, so
+    # "What am I driving?" finds it as it finds "I drive a Golf".
+    named = (category_slot(c) for c in categories if category_slot(c) in table)
+    for word in (*categories, *slot_words(named, language)):
         for term in content_terms(word):
             if term not in out:
                 out.append(term)

@@ -415,12 +415,32 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
                 or is_negated
                 or bool(spec.get("replacing")),
                 additive=_has("additive", words) or (pattern.adds and not _has("replacing", words)),
-                tentative=_has("hypothetical", upto),
+                tentative=_has("hypothetical", upto) or _passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",
             )
         )
     return out
+
+
+_PASSIVE = frozenset({"is", "are", "am", "be", "being", "been", "was", "were", "get", "gets"})
+
+
+def _passing(clause: Sequence[Token], words: str) -> bool:
+    """A passing state ("this week I'm working from my parents' place in Norfolk"): a
+    temporary cue in a clause told in the present; "I moved to Leeds this week" and
+    "traded the Civic in this weekend" are changes, as is "as of this week"."""
+    cues = slot_table()["cues"]["en"]
+    padded = " " + words + " "
+    passing = any(
+        " " + c + " " in padded
+        and not any(" " + a + " " + c + " " in padded for a in cues["temporary_not_after"])
+        for c in cues["temporary"]
+    )
+    return passing and not any(
+        t.tag == "VBD" or (t.tag == "VBN" and not (i and clause[i - 1].text.lower() in _PASSIVE))
+        for i, t in enumerate(clause)
+    )
 
 
 def _own_value(clause: Sequence[Token], found: _Found) -> bool:
@@ -448,6 +468,8 @@ def value_at(clause: Sequence[Token], at: int) -> str:
     skipped, then names, nouns, numbers and adjectives (with "of" between two of them, and
     "'s" inside a name: "King's College"), at most six words. A first word the tagger took
     for a verb counts when no object follows it ("allergic to shellfish,")."""
+    if at < len(clause) and _object_pronoun(clause[at]):
+        return ""  # "it drives me mad": the verb's object is a person, no value
     i = at
     skip = set(slot_table()["cues"]["en"]["value_skip"])
     while i < len(clause) and (
@@ -470,6 +492,13 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         words.append(tok.text)
         i += 1
     return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _object_pronoun(tok: Token) -> bool:
+    """A personal pronoun as an object ("me", "them"; "her" and "it" when tagged so, not
+    "her car")."""
+    low = tok.text.lower()
+    return low in ("me", "him", "us", "them") or (low in ("her", "it", "you") and tok.tag == "PRP")
 
 
 def _bare(word: str, nxt: Token | None) -> bool:

@@ -14,11 +14,16 @@ from itertools import chain, islice
 
 import attrs
 
-from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm
+from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm, value_at
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table
-from bitemporal_core.language.topics import change_cue_en, is_brand, topics
+from bitemporal_core.language.topics import (
+    brand_slot,
+    change_cue_en,
+    is_brand,
+    topics,
+)
 
 __all__ = ["about_claim", "typed_claims"]
 
@@ -35,7 +40,7 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
     (`found`) did not fill."""
     slots = {c.slot for c in found}
     out: list[ClaimDraft] = []
-    drafts = chain(_shaped(tokens), _roles(tokens), _named(tokens))
+    drafts = chain(_shaped(tokens), _roles(tokens), _named(tokens), _acquired(tokens))
     for draft in islice(drafts, MAX_TYPED):
         key = (draft.subject_kind, draft.subject, draft.slot)
         if draft.slot not in slots and all((c.subject_kind, c.subject, c.slot) != key for c in out):
@@ -230,6 +235,28 @@ def _named(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
                 value = " ".join(run).strip()
                 yield _draft(tokens, i, slot, value, subject_of(tokens, i), f"name:{slot}")
             i = max(j, i + 1)
+
+
+def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """A brand of a slot's kind got by the subject ("Picked up a used Kia Niro", "got the
+    Pixel 9"): a value of that slot (a car, a phone model, a bank: `topics.category_slot`),
+    after one of the slot table's `acquired` verbs and at most three words."""
+    table = slot_table()
+    verbs = table["cues"]["en"]["acquired"]
+    words = [norm(t.text) for t in tokens]
+    for i in range(len(tokens)):
+        verb = next((v for v in verbs if words[i : i + len(v.split())] == v.split()), None)
+        if verb is None:
+            continue
+        after = i + len(verb.split())
+        for j in range(after, min(after + 4, len(tokens))):
+            named = tokens[j].text[:1].isupper()  # a brand, not the kind ("a new car")
+            slot = brand_slot(tokens[j].text) if named else ""
+            if slot in table["slots"]:
+                value = value_at(tokens, j)
+                if value:
+                    yield _draft(tokens, j, slot, value, subject_of(tokens, i), f"brand:{slot}")
+                break
 
 
 def _placed(tokens: Sequence[Token], i: int) -> bool:

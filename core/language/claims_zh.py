@@ -24,6 +24,7 @@ from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_prefixed_names, zh_subject
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, slot_table
 from bitemporal_core.language.topics import (
+    brand_slot,
     topic_claims_zh,
     topics,
     verb_keys,
@@ -132,6 +133,24 @@ def _cue(group: str, text: str) -> bool:
     return zh_cue_words(slot_table()["cues"]["zh"][group], text)
 
 
+def _passing(text: str) -> bool:
+    """A temporary cue (暂时, 这周, 只能先) that does not start something (这周开始)."""
+    cues = slot_table()["cues"]["zh"]
+    return any(
+        not text.startswith(tuple(cues["temporary_not_before"]), at + len(cue))
+        for cue in cues["temporary"]
+        for at in _find_all(text, cue)
+    )
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    out, at = [], text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
 def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     """The claims of a Chinese statement, in clause order: the slot table's phrasings and
     one claim about what it names (the segmenter gives no reliable concepts to name it by),
@@ -142,6 +161,7 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:
         found = _clause_claims(clause, last, said)
+        found += _acquired(clause, last, said, {c.slot for c in found})
         said += clause
         if found:
             out.extend(found)
@@ -152,6 +172,40 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     first = next(iter((*out, *topic)), None)
     who = (first.subject_kind, first.subject) if first else _first_subject(clauses) or last
     return (*out, *_about(text, who), *topic)
+
+
+def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
+    """A brand of a slot's kind got (新入了小米14, 给我妈买了个vivo): a value of that slot
+    (`topics.brand_slot`) right after one of the slot table's `acquired` verbs and a
+    measure word, for the person it was got for or by."""
+    cues = slot_table()["cues"]["zh"]
+    for verb in sorted(cues["acquired"], key=len, reverse=True):
+        at = clause.find(verb)
+        if at < 0:
+            continue
+        rest = clause[at + len(verb) :].lstrip(cues["measure_words"])
+        words = tag_words(normalise(rest))[:1]
+        slot = brand_slot(words[0].norm) if words else ""
+        if not slot or slot in filled:
+            continue
+        value = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
+        before = clause[:at].lstrip("给帮替")
+        who = zh_subject(before) or last if before else last
+        spec = slot_table()["slots"][slot]
+        return [
+            ClaimDraft(
+                subject_kind=who[0],
+                subject=who[1],
+                slot=slot,
+                value=value.group(0) if value else words[0].norm,
+                keys=(words[0].norm,),
+                positive=True,
+                single=spec["cardinality"] == "one",
+                tentative=_cue("hypothetical", clause) or _passing(said + clause[:at]),
+                rule="brand:" + slot,
+            )
+        ]
+    return []
 
 
 def _first_subject(clauses: list[str]) -> tuple[str, str] | None:
@@ -256,9 +310,12 @@ def _claim(
         keys=tuple(sorted({value} | zh_terms(value))) if value else (),
         positive=positive and not negated,
         single=spec["cardinality"] == "one",
-        replacing=_cue("replacing", clause) or not positive or negated,
+        replacing=_cue("replacing", clause)
+        or not positive
+        or negated
+        or bool(spec.get("replacing")),
         additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
-        tentative=_cue("hypothetical", clause) or _cue("temporary", said),
+        tentative=_cue("hypothetical", clause) or _passing(said + clause[: m.start()]),
         past=_cue("past_state", clause),
         rule="slot:" + slot + " '" + p.source + "'",
     )

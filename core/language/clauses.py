@@ -32,18 +32,31 @@ def _cues() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 def timed_text(text: str, *, chinese: bool) -> str:
     """`text` with every wish or plan clause after its first clause blanked (same length), so
-    that a time word in it does not date the whole statement."""
+    that a time word in it does not date the whole statement; after a first clause that calls
+    something off, every later clause ("云南黄了，五一要值班": the trip is off now, not on
+    1 May)."""
     breaks = list((ZH_CLAUSES if chinese else _EN_BREAK).finditer(text))
     if not breaks:
         return text
     cue = _cues()[1 if chinese else 0]
+    off = _called_off(chinese).search(text, 0, breaks[0].start()) is not None
     starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
     out = text
     for start, end in zip(starts, ends, strict=True):
-        if cue.search(text, start, end):
+        if off or cue.search(text, start, end):
             out = out[:start] + " " * (end - start) + out[end:]
     return out
+
+
+@cache
+def _called_off(chinese: bool) -> re.Pattern[str]:
+    """The slot table's `called_off` cues of one language (English as whole words)."""
+    words = sorted(slot_table()["cues"]["zh" if chinese else "en"]["called_off"], key=len)[::-1]
+    if chinese:
+        return re.compile("|".join(map(re.escape, words)))
+    bounded = [("" if w.startswith("'") else r"(?<![\w])") + re.escape(w) for w in words]
+    return re.compile("(?:" + "|".join(bounded) + r")(?![\w'])", re.I)
 
 
 _PLAIN_BLOCKERS = ("hypothetical", "negation", "additive", "replacing", "past_state", "time_words")

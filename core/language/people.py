@@ -24,10 +24,13 @@ __all__ = [
     "name_at",
     "named_subject",
     "names_person",
+    "nickname_of",
     "says_i",
     "share_a_name",
     "subject_of",
+    "zh_alias_opening",
     "zh_prefixed_names",
+    "zh_says_i",
     "zh_subject",
 ]
 
@@ -309,6 +312,67 @@ def zh_prefixed_names(text: str) -> set[str]:
         for i in range(len(text) - 1)
         if text[i] in prefixes and text[i + 1] in surnames
     }
+
+
+def nickname_of(short: str, name: str) -> bool:
+    """Whether `short` may be what people call the person `name` (a stored first name or
+    a Chinese full name): the start of it ("rach", Rachel), a pet form of its start
+    ("jonno", "ollie", "katie"), a usual nickname ("mike", Michael; `subjects.en.nicknames`),
+    or a Chinese short form (`zh_aliases`: 建国 for 李建国, 洋子 for 刘洋)."""
+    if short == name or not short or not name:
+        return False
+    if not name.isascii():
+        return short in zh_aliases(name)
+    first = name.split(" ")[0]
+    if len(short) < 3 or not short.isalpha() or len(first) <= len(short) - 2:
+        return False
+    if first.startswith(short) or short in slot_table()["subjects"]["en"]["nicknames"].get(
+        first, ()
+    ):
+        return True
+    endings = _words("nickname_endings")
+    for k in range(2, len(first)):
+        start = first[:k]
+        if not short.startswith(start):
+            return False
+        rest = short[k:]
+        if rest in endings or (rest[:1] == start[-1] and rest[1:] in endings):
+            return True  # jon+no, ol+lie, kat+ie
+    return False
+
+
+def zh_aliases(name: str) -> frozenset[str]:
+    """What people call someone of a Chinese full name: the given name of a three-character
+    name (李建国: 建国), 老/小 + surname (老李), 阿 + the last character (阿国), and for a
+    two-character name the last one doubled or with 子/儿 (刘洋: 洋洋, 洋子, 小洋)."""
+    subjects = slot_table()["subjects"]["zh"]
+    if not _ZH_NAME.fullmatch(name) or name[0] not in subjects["surnames"]:
+        return frozenset()
+    last = name[-1]
+    out = {"老" + name[0], "小" + name[0], "阿" + last}
+    if len(name) == 3:
+        out.add(name[1:])
+    else:
+        out |= {last + last, "小" + last, *(last + end for end in subjects["given_name_endings"])}
+    return frozenset(out)
+
+
+def zh_says_i(text: str) -> bool:
+    """Whether a Chinese text names its speaker (我, 我们, 咱们)."""
+    return any(word in text for word in slot_table()["subjects"]["zh"]["speaker"])
+
+
+def zh_alias_opening(text: str, names: Sequence[str]) -> str | None:
+    """The one of `names` (Chinese full names) a Chinese text opens with, by itself or a
+    short form (洋子辞职回老家了 for 刘洋), when the text does not speak of the speaker (我)."""
+    subjects = slot_table()["subjects"]["zh"]
+    head = text.lstrip(subjects["interjections"] + "，,！!~ ")
+    if zh_says_i(head):
+        return None
+    found = {
+        n for n in names if head.startswith(n) or any(head.startswith(a) for a in zh_aliases(n))
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _doubled(word: str) -> bool:

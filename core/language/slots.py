@@ -76,6 +76,16 @@ def overlaps(slot: str) -> frozenset[str]:
     return frozenset(named | {s for s, spec in table.items() if slot in spec.get("overlaps", ())})
 
 
+@cache
+def kin_slots(slot: str) -> frozenset[str]:
+    """The slots that hold the same kind of value as `slot` (`same_as` in the slot table,
+    either way: an appointment and the date it was moved to), so that a change on one
+    replaces the related value of the other."""
+    table = slot_table()["slots"]
+    named = set(table.get(slot, {}).get("same_as", ()))
+    return frozenset(named | {s for s, spec in table.items() if slot in spec.get("same_as", ())})
+
+
 def shaped(slot: str, value: str) -> bool:
     """Whether a value of a slot's `shape` is one: at least `shape_digits` digits and not of
     the form `shape_not` (a phone number, not "14-18 may", "2019-2021" or "2024-05-01")."""

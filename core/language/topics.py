@@ -28,6 +28,8 @@ from bitemporal_core.language.slots import ClaimDraft, slot_table
 
 __all__ = [
     "TOPIC",
+    "brand_slot",
+    "category_slot",
     "category_words",
     "change_cue_en",
     "change_cue_zh",
@@ -66,8 +68,25 @@ def topics() -> dict[str, Any]:
 
 
 def _families() -> list[list[str]]:
-    families: list[list[str]] = topics()["en"]["families"]
+    """The word families, English then Chinese (brands under an English first word: 比亚迪
+    is a car, for `category_words`)."""
+    families: list[list[str]] = [*topics()["en"]["families"], *topics()["zh"]["families"]]
     return families
+
+
+def category_slot(category: str) -> str:
+    """The slot a family's first word names: itself, or the table's `category_slots`
+    ("phone": the phone model)."""
+    slots: dict[str, str] = topics()["category_slots"]
+    return slots.get(category, category)
+
+
+def brand_slot(word: str) -> str:
+    """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model),
+    else ""."""
+    found = category_words(keys_of(word)) if word[:1].isalnum() else []
+    slot = category_slot(found[0]) if found else ""
+    return slot if slot in slot_table()["slots"] else ""  # "laptop" is a kind, no slot
 
 
 @cache
@@ -101,10 +120,12 @@ def _cue_words(tokens: Sequence[Token]) -> str:
     """The words cues are looked for in: lowercase, contractions spelled out, and a degree
     word before an adjective or adverb dropped ("too pricey" is no "too")."""
     degree = set(topics()["en"]["degree"])
+    times = set(topics()["en"]["not_degree_before"])  # "a work phone too now": an addition
     words = []
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if not (norm(tok.text) in degree and nxt is not None and nxt.pos in ("ADJ", "ADV")):
+        graded = nxt is not None and nxt.pos in ("ADJ", "ADV") and norm(nxt.text) not in times
+        if not (norm(tok.text) in degree and graded):
             words.append(norm(tok.text))
     return " ".join(words)
 

@@ -13,7 +13,8 @@ from functools import cache
 import attrs
 
 from bitemporal_core.language.claims_en import keys_of as claim_keys
-from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, slot_table
+from bitemporal_core.language.people import nickname_of, zh_alias_opening
+from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
 from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Claim
 
@@ -72,24 +73,44 @@ class Mentions:
         found = next((a for a in self.recent if a.startswith(key + "=")), None)
         if found is not None:
             return found.split("=", 1)[1]
+        kin = self._kin(key)
+        if kin is not None:
+            return self.alias(kin)
         return self._named_in_full(key) or key
 
+    def _kin(self, key: str) -> str | None:
+        """The one relative mentioned whom a relation word not mentioned itself may stand
+        for (`subjects.relation_families`): "the kid" for the son, "my partner" for the
+        husband, 孩子 for 儿子; and the other way round ("my husband" for "my partner")."""
+        kind, _, word = key.partition(":")
+        if kind != "relation" or any(k == key or k.startswith(key + "=") for k in self.recent):
+            return None
+        families = slot_table()["subjects"]["relation_families"]
+        kin = set(families.get(word, ())) | {g for g, words in families.items() if word in words}
+        said = {k.split("=", 1)[0].partition(":")[2] for k in self.recent if k.startswith(kind)}
+        found = kin & said
+        return "relation:" + found.pop() if len(found) == 1 else None
+
     def _named_in_full(self, key: str) -> str | None:
-        """The one person mentioned whose first name begins with a short name not mentioned
-        itself ("rach" for Rachel; not "tom" when Tom and Tommy were both mentioned)."""
+        """The one person mentioned whom a short name not mentioned itself may stand for
+        (`nickname_of`: "rach" for Rachel, "jonno" for Jonathan, 洋子 for 刘洋; not "tom"
+        when Tom and Tommy were both mentioned)."""
         kind, _, name = key.partition(":")
-        if kind != "person" or len(name) < 3 or not name.isalpha() or not name.isascii():
+        if kind != "person" or key in self.recent:
             return None
-        if key in self.recent:
-            return None
-        fuller = {
-            k
-            for k in self.recent
-            if k.startswith("person:")
-            and "=" not in k
-            and k.partition(":")[2].split(" ")[0].startswith(name)
-        }
+        fuller = {k for k in self._people() if nickname_of(name, k.partition(":")[2])}
         return fuller.pop() if len(fuller) == 1 else None
+
+    def _people(self) -> list[str]:
+        return [k for k in self.recent if k.startswith("person:") and "=" not in k]
+
+    def opening(self, text: str) -> str | None:
+        """The person mentioned whom a Chinese statement without 我 opens by name or short
+        name (洋子辞职回老家了 after 我发小刘洋...): its claims are that person's, not the
+        speaker's."""
+        names = [k.partition(":")[2] for k in self._people()]
+        found = zh_alias_opening(text, [n for n in names if not n.isascii()])
+        return None if found is None else "person:" + found
 
     def pronoun(self, word: str, prefer: Collection[str] = ()) -> str | None:
         """The entity a pronoun points back to: he/she the latest person or relative who is
@@ -312,8 +333,13 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     same = [c for c in held if c.claim.slot == new.slot]
     if new.single:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
-    if new.mode == "replace":
-        return [c.fact_id for c in same if _related(new, c.claim) and not _same_value(new, c.claim)]
+    if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
+        kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
+        return [
+            c.fact_id
+            for c in (*same, *kin)
+            if _related(new, c.claim) and not _same_value(new, c.claim)
+        ]
     return []
 
 
@@ -386,7 +412,8 @@ def wanted_keys(claim: Claim) -> tuple[str, ...]:
     terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
     if _ends_slot(claim):
         terms |= _slot_topics(claim.slot)
-    return _keyed(claim.subject, claim.slot, terms)
+    kin = (k for slot in sorted(kin_slots(claim.slot)) for k in _keyed(claim.subject, slot, set()))
+    return (*_keyed(claim.subject, claim.slot, terms), *kin)
 
 
 def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:

@@ -23,7 +23,8 @@ from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
-from bitemporal_core.language.people import names_person, says_i, share_a_name
+from bitemporal_core.language.people import names_person, says_i, share_a_name, zh_says_i
+from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
@@ -180,9 +181,12 @@ def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) 
     """The people the namespace's conversation mentioned, read from the engine only when the
     message names someone, a relative ("dad": maybe named before), speaks of "he", "she" or
     "they", or makes a claim about anyone but the speaker (a Chinese name the clause starts
-    with): every such message updates them, so each must start from what was stored."""
+    with, or a Chinese statement without 我 that may open with someone's short name): every
+    such message updates them, so each must start from what was stored."""
     needed = any(st.people for st in statements) or any(
-        d.subject_kind != "speaker" for st in statements for d in st.claims
+        d.subject_kind != "speaker" or (st.language == "zh" and not zh_says_i(st.text))
+        for st in statements
+        for d in st.claims
     )
     return Mentions(list(ctx.facts.recent(namespace))) if needed else Mentions()
 
@@ -204,6 +208,20 @@ def worthiness(ctx: Services, statements: list[Analysed]) -> list[Analysed]:
         else:
             out.append(attrs.evolve(st, category=MEMORY if flag else "filler", claims=()))
     return out
+
+
+def _opened_by_name(st: Analysed, mentions: Mentions) -> tuple[ClaimDraft, ...]:
+    """The statement's claims, those it gives the speaker handed to the person it opens
+    with when a Chinese statement names someone mentioned by a short name the segmenter
+    does not read as a name (洋子辞职回老家了: 刘洋's job, not the speaker's)."""
+    person = mentions.opening(st.text) if st.language == "zh" else None
+    if person is None:
+        return st.claims
+    name = person.partition(":")[2]
+    return tuple(
+        attrs.evolve(d, subject_kind="person", subject=name) if d.subject_kind == "speaker" else d
+        for d in st.claims
+    )
 
 
 def plan_statements(
@@ -228,7 +246,7 @@ def plan_statements(
         fact_id = uuid.uuid4().hex
         keep = st.category == MEMORY or ctx.formation.keep == "all"
         for person in st.people:
-            mentions.add(person)
+            mentions.add(mentions.alias(person))  # "katie" after Katherine: her
         if not keep:
             out.append(Planned(statement=st, fact_id=fact_id, keep=False))
             continue
@@ -236,7 +254,7 @@ def plan_statements(
         topical = _topical(ctx, namespace, st, mentions, book, at)
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
-            for d in st.claims
+            for d in _opened_by_name(st, mentions)
         ]
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.

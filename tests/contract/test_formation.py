@@ -142,6 +142,78 @@ def test_additions_and_claims_about_others_retire_nothing(
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        ("I drive a 2012 Honda Jazz.", "I lost my car keys again, they turned up in the shed."),
+        ("I live in Brighton.", "this week I'm working from my parents' place in Norfolk"),
+        ("My mate Tom lives in Edinburgh.", "Tom's been talking about moving to Glasgow."),
+        ("My mobile is 07911 123456.", "I've got a work phone too now, 07911 654321."),
+        ("我平时坐地铁四号线上班。", "这周地铁施工，只能先打车上班了"),
+        ("我发小刘洋在字节做产品经理", "我表妹刚换了工作，去了一家面包店"),
+    ],
+)
+def test_passing_states_talk_and_additions_retire_nothing(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    """A temporary stay, talk of a move, a second phone, another person's change: the old
+    fact stays true."""
+    say(store, "t", old, new)
+    assert old in texts(store, "t")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "My mate Jonathan drives a black Audi A3.",
+            "jonno wrote off the audi, he drives a skoda now",
+        ),
+        (
+            "My son Oliver goes to St Mary's Primary School.",
+            "ollie has started at Kingsway Academy",
+        ),
+        ("My sister Katherine lives in Leeds.", "katie's moved to York, she loves it"),
+        ("我发小刘洋在字节做产品经理", "洋子辞职回老家了，现在在税务局上班"),
+        ("我爸李建国在县医院当医生", "建国同志今天正式退休啦"),
+        ("儿子在实验小学上三年级。", "孩子转学了，现在在育才小学"),
+    ],
+)
+def test_a_person_called_by_a_short_name_or_a_general_word_is_the_one_named(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    """ "jonno" is Jonathan, 洋子 is 刘洋, 建国 is 李建国, 孩子 is the son: the change is theirs."""
+    say(store, "n", old, new)
+    assert old not in texts(store, "n") and new in texts(store, "n")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I drive a 2015 VW Golf.", "Picked up a used Kia Niro this morning!"),
+        ("我用的华为Mate 40，电池不太行了", "新入了小米14，华为给我妈用了"),
+        ("我妈用的还是老年机，只能打电话", "给我妈买了个vivo，她天天刷抖音"),
+    ],
+)
+def test_a_brand_got_replaces_the_value_of_its_kind(store: MemoryStore, old: str, new: str) -> None:
+    """A Kia is a car, a 小米 a phone: getting one replaces the car or phone held."""
+    say(store, "b", old, new)
+    assert old not in texts(store, "b") and new in texts(store, "b")
+
+
+def test_a_date_moved_replaces_the_appointment(store: MemoryStore) -> None:
+    """An appointment (约在) and the date it is moved to (推迟到) are one kind of value."""
+    say(store, "d", "奶奶的白内障手术约在3月12号", "奶奶手术推迟到月底了")
+    assert "奶奶的白内障手术约在3月12号" not in texts(store, "d", 11)
+    assert "奶奶手术推迟到月底了" in texts(store, "d", 11)
+
+
+def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: MemoryStore) -> None:
+    """洋子辞职 is 刘洋's, so the speaker's own job stays."""
+    say(store, "s", "我在美团做运营", "我发小刘洋在字节做产品经理", "洋子辞职回老家了")
+    assert "我在美团做运营" in texts(store, "s")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         ("I bank with Barclays.", "moved all my money over to Monzo, the app is so much better"),
         ("We get a HelloFresh box every week.", "hellofresh is off, we went with gousto"),
         ("I smoke about ten a day.", "three months without a cigarette today!"),

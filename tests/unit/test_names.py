@@ -1,0 +1,158 @@
+"""Who a short name or a general relation word stands for, and what a passing state or a talk
+of a move is, in memory formation (docs/design.md, "Memory formation")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core import default_extractor
+from bitemporal_core.language.claims import claim_words, claims_of
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.clauses import timed_text
+from bitemporal_core.language.people import (
+    nickname_of,
+    zh_alias_opening,
+    zh_aliases,
+)
+from bitemporal_core.services.claims import Mentions
+
+
+@pytest.mark.parametrize(
+    ("short", "name", "same"),
+    [
+        ("rach", "rachel", True),  # the start of the name
+        ("jonno", "jonathan", True),  # a pet form of its start: jon + n + o
+        ("ollie", "oliver", True),
+        ("katie", "katherine", True),
+        ("mike", "michael", True),  # a usual nickname (the slot table's list)
+        ("bill", "william", True),
+        ("mark", "marta", False),
+        ("jo", "jonathan", False),  # two letters say too little
+        ("tommy", "tom", False),  # longer than the name is not a short form
+        ("oliver", "oliver", False),  # the same name is no alias
+        ("洋子", "刘洋", True),
+        ("建国", "李建国", True),
+        ("老李", "李建国", True),
+        ("小张", "刘洋", False),
+    ],
+)
+def test_a_short_name_stands_for_a_full_one(short: str, name: str, same: bool) -> None:
+    assert nickname_of(short, name) is same
+
+
+def test_chinese_short_forms_follow_the_name() -> None:
+    assert {"建国", "老李", "小李", "阿国"} == zh_aliases("李建国")
+    assert {"洋洋", "洋子", "阿洋", "老刘"} <= zh_aliases("刘洋")
+    assert zh_aliases("豆豆") == frozenset()  # no surname: not a full name
+
+
+def test_a_chinese_statement_opens_with_the_person_it_is_about() -> None:
+    assert zh_alias_opening("洋子辞职回老家了", ["刘洋", "李建国"]) == "刘洋"
+    assert zh_alias_opening("啊啊建国同志退休啦", ["李建国"]) == "李建国"
+    assert zh_alias_opening("我跟洋子说了我辞职的事", ["刘洋"]) is None  # speaks of 我
+    assert zh_alias_opening("小李和小李", ["李建国", "李强"]) is None  # two people: no one
+
+
+def test_mentions_alias_a_short_name_and_a_general_relation() -> None:
+    mentions = Mentions(recent=["person:jonathan", "relation:son", "relation:儿子"])
+    assert mentions.alias("person:jonno") == "person:jonathan"
+    assert mentions.alias("relation:kid") == "relation:son"
+    assert mentions.alias("relation:孩子") == "relation:儿子"
+    assert mentions.alias("relation:partner") == "relation:partner"  # nobody it may be
+    both = Mentions(recent=["relation:son", "relation:daughter"])
+    assert both.alias("relation:kid") == "relation:kid"  # which one is not said
+    named = Mentions(recent=["person:oliver", "relation:son=person:oliver"])
+    assert named.alias("relation:kid") == "person:oliver"
+    assert Mentions(recent=["relation:partner"]).alias("relation:husband") == "relation:partner"
+
+
+@pytest.mark.parametrize(
+    ("text", "tentative"),
+    [
+        ("this week I'm working from my parents' place in Norfolk", True),
+        ("I moved to Leeds this week.", False),  # told in the past: a change
+        ("I've started at Monzo this week.", False),
+        ("I'm a Customer Success Manager as of this week", False),  # "as of": since
+        ("Traded the Civic in for a Kia Niro EV this weekend!", False),
+        ("Tom's been talking about moving to Glasgow.", True),
+    ],
+)
+def test_a_passing_state_or_talk_of_a_change_is_never_applied(text: str, tentative: bool) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    slots = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot not in ("about",)]
+    assert slots and slots[0].tentative is tentative
+
+
+def test_a_chinese_stopgap_is_never_applied() -> None:
+    (commute, *_) = claims_zh("这周地铁施工，只能先打车上班了")
+    assert commute.slot == "commute" and commute.tentative
+    (plain, *_) = claims_zh("我现在打车上班了")
+    assert plain.slot == "commute" and not plain.tentative
+
+
+def test_too_before_now_is_an_addition() -> None:
+    """ "a work phone too now": no degree "too" (as in "too pricey"), so the topic rule reads
+    an addition and makes no topic claim."""
+    text = "I've got a work phone too now, 07911 654321."
+    (sentence,) = default_extractor().sentences(text)
+    assert not [d for d in claims_of(sentence.text, sentence.tokens) if d.slot == "topic"]
+
+
+@pytest.mark.parametrize(
+    ("text", "car"),
+    [
+        ("My husband smokes like a chimney, it drives me mad.", None),  # a person as object
+        ("I lost my car keys again.", None),  # "my car keys" names no car
+        ("I drive her car on weekends.", "car"),  # "her" a possessive
+        ("I drive a Golf.", "Golf"),
+    ],
+)
+def test_a_verb_with_a_person_as_its_object_names_no_value(text: str, car: str | None) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    found = [d.value for d in claims_of(sentence.text, sentence.tokens) if d.slot == "car"]
+    assert found == ([car] if car else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value", "subject"),
+    [
+        ("Picked up a used Kia Niro this morning!", "car", "Kia Niro", ("speaker", "")),
+        ("My brother got a BMW.", "car", "BMW", ("relation", "brother")),
+        ("I got a new car.", None, None, None),  # the kind, not a brand: no value
+    ],
+)
+def test_a_brand_got_is_a_value_of_its_kinds_slot(
+    text: str, slot: str | None, value: str | None, subject: tuple[str, str] | None
+) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    found = [
+        (d.slot, d.value, (d.subject_kind, d.subject))
+        for d in claims_of(sentence.text, sentence.tokens)
+        if d.rule.startswith("brand:")
+    ]
+    assert found == ([(slot, value, subject)] if slot else [])
+
+
+def test_a_chinese_brand_got_is_a_value_of_its_kinds_slot() -> None:
+    (mine, *_) = claims_zh("新入了小米14，华为给我妈用了")
+    assert (mine.slot, mine.value, mine.subject_kind) == ("phone_model", "小米14", "speaker")
+    (hers, *_) = claims_zh("给我妈买了个vivo，她现在天天刷抖音")
+    assert (hers.slot, hers.subject) == ("phone_model", "妈妈")
+    assert not [d for d in claims_zh("今天买了个新锅") if d.rule.startswith("brand:")]
+    laptop = claims_zh("新入了一台macbook")  # a kind of thing no slot holds
+    assert not [d for d in laptop if d.rule.startswith("brand:")]
+
+
+def test_a_statement_that_calls_something_off_is_dated_when_said() -> None:
+    """The time of a later clause ("五一要值班") dates what replaces the plan, not the
+    statement that calls it off (`clauses.timed_text`)."""
+    assert timed_text("云南黄了，五一要值班", chinese=True).strip("， ") == "云南黄了"
+    assert "May" not in timed_text("Rome's off, work won't let me go in May", chinese=False)
+    kept = "I moved to Berlin, starting at Google next month"
+    assert timed_text(kept, chinese=False) == kept
+
+
+def test_a_category_brings_the_words_of_its_slot() -> None:
+    """ "Kia Niro" is a car and 新车 too: a question about driving finds them."""
+    assert {"car", "drive"} <= set(claim_words([], "en", named=["kia"]))
+    assert "车" in claim_words([], "zh", named=["新车"])
