@@ -22,7 +22,9 @@ issue's own examples read, `--set dev10` a tenth (each measured untouched first)
 `--set dev11` an eleventh, measured untouched when it was written, its misses read and
 tuned on since, as the others'; `--set dev12` a twelfth, written by a writer who read
 neither the rules nor any other set, measured untouched first; `--set dev13` a thirteenth,
-written the same way, the first measure of this round's changes on talk nobody had read.
+written the same way, and `--set dev14` a fourteenth, mostly additions that share the earlier
+fact's words (each measured untouched first); `--set dev15` a fifteenth, written at the end of
+that round and never tuned on: what the round's rules do on talk they were not written from.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -40,7 +42,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev13|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev15|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -77,6 +79,8 @@ SETS = {
     "dev11": ("stream_dev11_{}.jsonl", HERE / "STREAM_DEV11.md"),
     "dev12": ("stream_dev12_{}.jsonl", HERE / "STREAM_DEV12.md"),
     "dev13": ("stream_dev13_{}.jsonl", HERE / "STREAM_DEV13.md"),
+    "dev14": ("stream_dev14_{}.jsonl", HERE / "STREAM_DEV14.md"),
+    "dev15": ("stream_dev15_{}.jsonl", HERE / "STREAM_DEV15.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }

@@ -22,6 +22,7 @@ __all__ = [
     "keys_of",
     "negated",
     "norm",
+    "passing",
     "value_at",
     "value_before",
 ]
@@ -225,6 +226,12 @@ def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Tok
         "mum",
         "my",
         "our",
+        "his",
+        "her",
+        "their",
+        "half",
+        "most",
+        "both",
     }
     kept = [t for t in tokens if t.text not in ("-", "–")]
     for i, tok in enumerate(kept):
@@ -378,6 +385,8 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
     words = " ".join(_norm(t.text) for t in clause)
     for found in _found(clause):
         pattern, start, end = found.pattern, found.start, found.end
+        if _simile(clause, start):
+            continue  # "feels like driving a roller skate"
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or _value_of(clause, found)
         upto = " ".join(_norm(t.text) for t in clause[:end])
@@ -398,7 +407,7 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
             slot += ":" + _object(clause, start, end)
         past = _has("past_state", upto) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
-            and clause[start].text.lower() in _STATE_PAST
+            and (clause[start].text.lower() in _STATE_PAST or _was_before(clause, start))
             and not _has("present", words)
         )
         out.append(
@@ -415,7 +424,7 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
                 or is_negated
                 or bool(spec.get("replacing")),
                 additive=_has("additive", words) or (pattern.adds and not _has("replacing", words)),
-                tentative=_has("hypothetical", upto) or _passing(clause, words),
+                tentative=_has("hypothetical", upto) or passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",
             )
@@ -423,21 +432,37 @@ def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
     return out
 
 
+def _simile(clause: Sequence[Token], start: int) -> bool:
+    """A phrasing inside a comparison ("feels like driving a roller skate", "as if I lived
+    there"): the slot table's `simile` cues right before it."""
+    before = " ".join(_norm(t.text) for t in clause[max(0, start - 3) : start])
+    return any((" " + before).endswith(" " + cue) for cue in slot_table()["cues"]["en"]["simile"])
+
+
+def _was_before(clause: Sequence[Token], start: int) -> bool:
+    """A state told in the past right before a phrasing ("I was vegan", "we were living in
+    Rome"); not a passive ("I was promoted to")."""
+    before = [t.text.lower() for t in clause[max(0, start - 2) : start] if t.pos != "DET"]
+    return bool(before) and before[-1] in ("was", "were") and clause[start].tag != "VBN"
+
+
 _PASSIVE = frozenset({"is", "are", "am", "be", "being", "been", "was", "were", "get", "gets"})
 
 
-def _passing(clause: Sequence[Token], words: str) -> bool:
+def passing(clause: Sequence[Token], words: str) -> bool:
     """A passing state ("this week I'm working from my parents' place in Norfolk"): a
-    temporary cue in a clause told in the present; "I moved to Leeds this week" and
-    "traded the Civic in this weekend" are changes, as is "as of this week"."""
+    temporary cue in a clause told in the present ("I moved to Leeds this week", "traded the
+    Civic in this weekend" and "as of this week" are changes), or a stopgap in any tense."""
     cues = slot_table()["cues"]["en"]
     padded = " " + words + " "
-    passing = any(
+    framed = any(
         " " + c + " " in padded
         and not any(" " + a + " " + c + " " in padded for a in cues["temporary_not_after"])
         for c in cues["temporary"]
     )
-    return passing and not any(
+    if _has("stopgap", words):  # "got a courtesy Fiat from the garage": told in any tense
+        return True
+    return framed and not any(
         t.tag == "VBD" or (t.tag == "VBN" and not (i and clause[i - 1].text.lower() in _PASSIVE))
         for i, t in enumerate(clause)
     )

@@ -14,9 +14,16 @@ from itertools import chain, islice
 
 import attrs
 
-from bitemporal_core.language.claims_en import has_cue, keys_of, negated, norm, value_at
+from bitemporal_core.language.claims_en import (
+    has_cue,
+    keys_of,
+    negated,
+    norm,
+    passing,
+    value_at,
+)
 from bitemporal_core.language.extract import Token
-from bitemporal_core.language.people import is_name, name_at, subject_of
+from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
@@ -121,7 +128,8 @@ def _draft(
         single=spec["cardinality"] == "one",
         replacing=has_cue("replacing", tokens) or is_negated,
         additive=has_cue("additive", tokens),
-        tentative=has_cue("hypothetical", before),
+        tentative=has_cue("hypothetical", before)
+        or passing(tokens, " ".join(norm(t.text) for t in tokens)),
         past=has_cue("past_state", before),
         rule=rule,
     )
@@ -250,13 +258,28 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             continue
         after = i + len(verb.split())
         for j in range(after, min(after + 4, len(tokens))):
-            named = tokens[j].text[:1].isupper()  # a brand, not the kind ("a new car")
-            slot = brand_slot(tokens[j].text) if named else ""
+            word = tokens[j].text  # a brand ("Kia", "iPhone"), not the kind ("a new car")
+            named = word[:1].isupper() or word[1:] != word[1:].lower() or tokens[j].pos == "PROPN"
+            slot = brand_slot(word) if named else ""
             if slot in table["slots"]:
                 value = value_at(tokens, j)
                 if value:
-                    yield _draft(tokens, j, slot, value, subject_of(tokens, i), f"brand:{slot}")
+                    who = _got_for(tokens, after, j) or subject_of(tokens, i)
+                    yield _draft(tokens, j, slot, value, who, f"brand:{slot}")
                 break
+
+
+def _got_for(tokens: Sequence[Token], after: int, brand: int) -> tuple[str, str] | None:
+    """Whom a brand was got for: named between the verb and it ("bought my dad an iPhone")
+    or after "for" ("got an iPhone for my mum"), else None (the subject's own)."""
+    end = next((k for k in range(brand, len(tokens)) if norm(tokens[k].text) == "for"), None)
+    spans = [tokens[after:brand]] + ([tokens[end + 1 : end + 4]] if end is not None else [])
+    for span in spans:
+        found = [k for k in mentioned(span) if "=" not in k]
+        if found:
+            kind, _, name = found[0].partition(":")
+            return kind, name
+    return None
 
 
 def _placed(tokens: Sequence[Token], i: int) -> bool:

@@ -277,12 +277,34 @@ def _clause_claims(clause: str, last: tuple[str, str], said: str) -> list[ClaimD
     return [c for c, _ in sorted(found, key=lambda f: f[1].start)]
 
 
+def _moved(spec: dict[str, Any], source: str, before: str) -> set[str]:
+    """What a phrasing that moves a date names before it (洗牙改到下周一: 洗牙), so that the
+    move meets the appointment it moves."""
+    return zh_terms(before) if source in spec.get("moves", ()) else set()
+
+
+def _not_cue(clause: str, at: int) -> bool:
+    """Whether offset `at` falls inside a word that is no cue (送去修: a repair, not a pet
+    given away; `not_cues` of `topics.json`)."""
+    for word in topics()["zh"]["not_cues"]:
+        start = clause.find(word)
+        while start >= 0:
+            if start <= at < start + len(word):
+                return True
+            start = clause.find(word, start + 1)
+    return False
+
+
 def _claim(
     p: _Phrasing, clause: str, last: tuple[str, str], said: str
 ) -> tuple[ClaimDraft, range] | None:
     """One phrasing's claim in a clause and the span it matched, if it matches there."""
     m = next(
-        (f for f in p.regex.finditer(clause) if not p.at_word or _word_at(clause, f.start())),
+        (
+            f
+            for f in p.regex.finditer(clause)
+            if (not p.at_word or _word_at(clause, f.start())) and not _not_cue(clause, f.start())
+        ),
         None,
     )
     lead = _word_before(clause, m.start()) if m is not None and p.leading else None
@@ -307,7 +329,9 @@ def _claim(
         subject=subject,
         slot=slot,
         value=value,
-        keys=tuple(sorted({value} | zh_terms(value))) if value else (),
+        keys=tuple(sorted({value} | zh_terms(value) | _moved(spec, p.source, before)))
+        if value
+        else (),
         positive=positive and not negated,
         single=spec["cardinality"] == "one",
         replacing=_cue("replacing", clause)

@@ -171,7 +171,28 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
             if _with_speaker(clause, found[1]):
                 return "speaker", ""
             return "person", found[0]
-    return None
+    return _named_first(clause, start)
+
+
+def _named_first(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
+    """A clause that opens with a capitalised noun the tagger does not know for a name and
+    then its verb ("Ines just got a job at a bike shop"): someone else's, not the speaker's;
+    not when the verb's object is the speaker ("Work let me go remote")."""
+    first = clause[0] if clause else None
+    if first is None or start < 2 or first.pos not in ("NOUN", "PROPN"):
+        return None
+    if not (first.text[:1].isupper() and first.text.isalpha() and len(first.text) > 1):
+        return None
+    if _plain(first.text) or first.text.lower() in _words("speaker"):
+        return None
+    j = 1
+    while j < start and clause[j].pos == "ADV":
+        j += 1
+    if j >= start or clause[j].tag not in ("VBD", "VBZ"):
+        return None
+    if j + 1 < len(clause) and clause[j + 1].text.lower() in ("me", "us"):
+        return None
+    return "person", first.text.lower()
 
 
 def _acts(tokens: Sequence[Token], end: int) -> bool:

@@ -161,8 +161,10 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # ("a hairdresser in town does my hair").
         # An ended habit or a clause without a verb that names nobody is the speaker's
         # ("three months without a cigarette", "totally over fortnite").
-        mine = _first_person(clause) or bool(ceased) or verb == len(clause)
+        # A thing that ended is the speaker's thing ("the pixel finally gave up the ghost").
         ending = _ending(clause, said)
+        mine = _first_person(clause) or bool(ceased) or verb == len(clause)
+        mine = mine or (who is None and bool(ending))
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)
             who = None
@@ -349,7 +351,10 @@ def _draft(kind: str, subject: str, value: str, keys: tuple[str, ...], cue: str)
 
 
 def _zh_cue(cues: Iterable[str], text: str) -> str:
-    """The first Chinese cue found in the text ("*": up to eight characters), or ""."""
+    """The first Chinese cue found in the text ("*": up to eight characters), or ""; the
+    words of `not_cues` are no cue (送去修 is a repair, not 送去 "given away")."""
+    for word in topics()["zh"]["not_cues"]:
+        text = text.replace(word, "")
     for cue in cues:
         if "*" in cue:
             if re.search(".{0,8}?".join(re.escape(p) for p in cue.split("*")), text):

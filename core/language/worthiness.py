@@ -202,6 +202,9 @@ def _chinese(text: str) -> str:
             return name
     if bare in lex["acknowledgements"] or core in lex["acknowledgements"]:
         return "acknowledgement"
-    if any(w in core for w in lex["question_words"]) and len(core) <= 12:
+    asked = core
+    for word in lex["indefinites"]:  # 什么都吃 "eat anything", 谁都认识: no question
+        asked = asked.replace(word, "")
+    if any(w in asked for w in lex["question_words"]) and len(core) <= 12:
         return "question"
     return MEMORY

@@ -334,13 +334,28 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.single:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
-        kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
-        return [
-            c.fact_id
-            for c in (*same, *kin)
-            if _related(new, c.claim) and not _same_value(new, c.claim)
+        dated = [*same, *(c for c in held if c.claim.slot in kin_slots(new.slot))]
+        found = [
+            c.fact_id for c in dated if _related(new, c.claim) and not _same_value(new, c.claim)
         ]
+        if not found and len(dated) == 1 and _moves(new) and _names_only_its_date(new):
+            found = [dated[0].fact_id]  # "they moved me to Thursday"
+        return found
     return []
+
+
+def _names_only_its_date(claim: Claim) -> bool:
+    """A move that names nothing but the new date ("moved me to Thursday"; not 团建改到周日,
+    which names what it moves and so moves only that)."""
+    value = claim.value.lower()
+    return all(k in value or k in claim_keys(claim.value) for k in claim.keys)
+
+
+def _moves(claim: Claim) -> bool:
+    """Whether a claim moves a date (one of its slot's `moves` phrasings: "moved me to",
+    改到), so it replaces the one date its subject holds even when it names nothing of it."""
+    moves = slot_table()["slots"].get(claim.slot, {}).get("moves", ())
+    return any(claim.rule.endswith(" '" + m + "'") for m in moves)
 
 
 def _contradicts(new: Claim, old: Claim) -> bool:

@@ -14,7 +14,9 @@ from bitemporal_core.language.people import (
     zh_alias_opening,
     zh_aliases,
 )
+from bitemporal_core.language.worthiness import category
 from bitemporal_core.services.claims import Mentions
+from tests.unit.test_topics import retired
 
 
 @pytest.mark.parametrize(
@@ -118,6 +120,12 @@ def test_a_verb_with_a_person_as_its_object_names_no_value(text: str, car: str |
     [
         ("Picked up a used Kia Niro this morning!", "car", "Kia Niro", ("speaker", "")),
         ("My brother got a BMW.", "car", "BMW", ("relation", "brother")),
+        (
+            "Bought my dad an iPhone 15 for his birthday.",
+            "phone_model",
+            "iPhone 15",
+            ("relation", "dad"),
+        ),
         ("I got a new car.", None, None, None),  # the kind, not a brand: no value
     ],
 )
@@ -156,3 +164,62 @@ def test_a_category_brings_the_words_of_its_slot() -> None:
     """ "Kia Niro" is a car and 新车 too: a question about driving finds them."""
     assert {"car", "drive"} <= set(claim_words([], "en", named=["kia"]))
     assert "车" in claim_words([], "zh", named=["新车"])
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "mode"),
+    [
+        ("Ines just got a job at a bike shop in Seville.", "employer", "person:ines"),
+        ("In college I was vegan for like two years.", "diet", "past"),
+        ("I was promoted to senior analyst.", "job_title", "now"),  # a passive, no past state
+        ("We've been toying with the idea of relocating to Lisbon.", "residence", "tentative"),
+        ("Got a courtesy Fiat 500 from the garage while mine's fixed.", "car", "tentative"),
+        ("It feels like driving a roller skate.", "car", None),  # a comparison
+    ],
+)
+def test_what_another_past_or_passing_state_says_is_never_the_speakers_now(
+    text: str, slot: str, mode: str | None
+) -> None:
+    """Claims that must retire nothing of the speaker's: someone else's (a name the tagger
+    does not know), a past state, a daydream, a stopgap, a simile."""
+    (sentence,) = default_extractor().sentences(text)
+    found = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot == slot]
+    if mode is None:
+        assert not found
+        return
+    (claim,) = found
+    seen = {
+        "past": claim.past,
+        "tentative": claim.tentative,
+        "now": not (claim.past or claim.tentative) and claim.subject_kind == "speaker",
+        "person:ines": (claim.subject_kind, claim.subject) == ("person", "ines"),
+    }
+    assert seen[mode]
+
+
+def test_chinese_repairs_and_indefinites_are_no_change_nor_question() -> None:
+    assert not [d for d in claims_zh("电动车送去修了，这两天先挤地铁") if d.slot == "pet"]
+    assert [d for d in claims_zh("狗狗送去我爸妈家了") if d.slot == "pet"]
+    assert category("我什么都吃，不挑食。") == "memory"
+    assert category("你吃什么") == "question"
+
+
+def test_a_move_of_a_date_replaces_the_one_date_held() -> None:
+    """ "They moved me to Thursday" names nothing of "Dentist appointment is Tuesday", yet
+    moves it when it is the one date the speaker holds; 洗牙改到 names what it moves."""
+    assert retired(
+        "Dentist appointment is Tuesday the 12th at 3pm.",
+        "Dentist's office called, they moved me to Thursday the 14th at 10am.",
+    ) == [0]
+    two = ("My haircut is on the 9th.", "Dentist appointment is on the 12th.")
+    assert retired(*two, "They moved me to Thursday the 14th.") == []  # which one: unsaid
+    (moved, *_) = claims_zh("诊所说医生临时有手术，洗牙改到下周一上午十点了")
+    assert moved.slot == "event_date" and "洗牙" in moved.keys and not moved.tentative
+
+
+def test_a_thing_that_ended_is_the_speakers_and_a_power_cut_no_exercise() -> None:
+    assert retired(
+        "my pixel 6 is getting so slow",
+        "caved and got an iphone 15, the pixel finally gave up the ghost",
+    ) == [0]
+    assert not [d for d in claims_zh("昨晚小区停电停了五个小时") if d.slot == "exercise"]
