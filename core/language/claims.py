@@ -115,8 +115,8 @@ def claim_words(
     table = slot_table()["slots"]
     # A category that names a slot brings that slot's words: "Kia Niro" is a car, so
     # "What am I driving?" finds it as it finds "I drive a Golf".
-    named = (category_slot(c) for c in categories if category_slot(c) in table)
-    for word in (*categories, *slot_words(named, language)):
+    kinds = (category_slot(c) for c in categories if category_slot(c) in table)
+    for word in (*categories, *slot_words(kinds, language)):
         for term in content_terms(word):
             if term not in out:
                 out.append(term)

@@ -14,11 +14,14 @@ from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
 __all__ = [
     "claims_en",
     "clauses",
     "ended_for",
     "has_cue",
+    "is_time",
     "keys_of",
     "negated",
     "norm",
@@ -213,26 +216,7 @@ def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Tok
     where a comma is followed by break words or adverbs and then a subject (", so now I"):
     who a slot's phrasing is about, not what a change of topic names."""
     current: list[Token] = []
-    subjects = {
-        "i",
-        "we",
-        "he",
-        "she",
-        "they",
-        "you",
-        "it",
-        "everything",
-        "dad",
-        "mum",
-        "my",
-        "our",
-        "his",
-        "her",
-        "their",
-        "half",
-        "most",
-        "both",
-    }
+    subjects = set(slot_table()["cues"]["en"]["clause_subjects"])
     kept = [t for t in tokens if t.text not in ("-", "–")]
     for i, tok in enumerate(kept):
         low = tok.text.lower()
@@ -443,10 +427,8 @@ def _was_before(clause: Sequence[Token], start: int) -> bool:
     """A state told in the past right before a phrasing ("I was vegan", "we were living in
     Rome"); not a passive ("I was promoted to")."""
     before = [t.text.lower() for t in clause[max(0, start - 2) : start] if t.pos != "DET"]
-    return bool(before) and before[-1] in ("was", "were") and clause[start].tag != "VBN"
-
-
-_PASSIVE = frozenset({"is", "are", "am", "be", "being", "been", "was", "were", "get", "gets"})
+    copulas = slot_table()["cues"]["en"]["past_copulas"]
+    return bool(before) and before[-1] in copulas and clause[start].tag != "VBN"
 
 
 def passing(clause: Sequence[Token], words: str) -> bool:
@@ -462,8 +444,14 @@ def passing(clause: Sequence[Token], words: str) -> bool:
     )
     if _has("stopgap", words):  # "got a courtesy Fiat from the garage": told in any tense
         return True
-    return framed and not any(
-        t.tag == "VBD" or (t.tag == "VBN" and not (i and clause[i - 1].text.lower() in _PASSIVE))
+    passive = set(cues["passive_aux"])
+    return framed and not any(  # "I've been living at my mum's this week" is no change
+        t.tag == "VBD"
+        or (
+            t.tag == "VBN"
+            and t.text.lower() != "been"
+            and not (i and clause[i - 1].text.lower() in passive)
+        )
         for i, t in enumerate(clause)
     )
 
@@ -522,8 +510,11 @@ def value_at(clause: Sequence[Token], at: int) -> str:
 def _object_pronoun(tok: Token) -> bool:
     """A personal pronoun as an object ("me", "them"; "her" and "it" when tagged so, not
     "her car")."""
+    cues = slot_table()["cues"]["en"]
     low = tok.text.lower()
-    return low in ("me", "him", "us", "them") or (low in ("her", "it", "you") and tok.tag == "PRP")
+    if low in cues["object_pronouns_if_tagged"]:  # "her car", "moved to the US"
+        return tok.tag == "PRP" and tok.text != "US"
+    return low in cues["object_pronouns"]
 
 
 def _bare(word: str, nxt: Token | None) -> bool:
@@ -555,13 +546,28 @@ def _fits(pattern: _Pattern, value: str) -> bool:
         return False
     if pattern.slot in slot_table()["timed_slots"]:
         return True
-    cues = slot_table()["cues"]["en"]
-    times = {*cues["time_words"], *cues["time_fillers"]}
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
-    # time words, ordinals and numbers ("2 pm", "the 8th") are a time; numbers alone
-    # ("07700 900123") are not
-    timed = all(w in times or w[0].isdigit() for w in words)
-    return not (timed and not all(w.isdigit() for w in words))
+    # numbers alone ("07700 900123") are no time
+    return not (is_time(value) and not all(w.isdigit() for w in words))
+
+
+def is_time(text: str) -> bool:
+    """Whether a value or a key says only a time: time words (or their stems), ordinals and
+    numbers ("Thursday the 14th", "2 pm", "june"); in Chinese, only the characters of dates
+    and times (下周一上午十点, 月底; the slot table's `time_chars`)."""
+    if _HAN.search(text):
+        chars = slot_table()["cues"]["zh"]["time_chars"]
+        return all(ch in chars for ch in text if not ch.isspace())
+    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
+    return bool(words) and all(w[0].isdigit() or w in _time_words() for w in words)
+
+
+@cache
+def _time_words() -> frozenset[str]:
+    """The English time words and fillers, as written and as stems (a key is a stem)."""
+    cues = slot_table()["cues"]["en"]
+    words = {*cues["time_words"], *cues["time_fillers"]}
+    return frozenset(words | {stem(w) for w in words})
 
 
 def keys_of(value: str) -> tuple[str, ...]:

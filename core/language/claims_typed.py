@@ -263,10 +263,17 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             slot = brand_slot(word) if named else ""
             if slot in table["slots"]:
                 value = value_at(tokens, j)
-                if value:
+                if value and not _not_the_brand(value):
                     who = _got_for(tokens, after, j) or subject_of(tokens, i)
                     yield _draft(tokens, j, slot, value, who, f"brand:{slot}")
                 break
+
+
+def _not_the_brand(value: str) -> bool:
+    """A thing of the brand that is no car, phone or bank ("iPhone charger", "Samsung TV",
+    "Samsung Health": the slot table's `not_the_brand`)."""
+    words = set(slot_table()["cues"]["en"]["not_the_brand"])
+    return any(w.lower() in words for w in value.split())
 
 
 def _got_for(tokens: Sequence[Token], after: int, brand: int) -> tuple[str, str] | None:

@@ -133,14 +133,21 @@ def _cue(group: str, text: str) -> bool:
     return zh_cue_words(slot_table()["cues"]["zh"][group], text)
 
 
-def _passing(text: str) -> bool:
-    """A temporary cue (暂时, 这周, 只能先) that does not start something (这周开始)."""
+def _passing(text: str, clause: str) -> bool:
+    """A stopgap (暂时, 只能先) or a time frame (这周, 这几天) in `text` (what the statement says
+    before the phrasing) that starts nothing (这周开始, 临时有手术) and, for a frame, in a
+    clause that tells no change done (这周搬到苏州了 is a move)."""
     cues = slot_table()["cues"]["zh"]
-    return any(
-        not text.startswith(tuple(cues["temporary_not_before"]), at + len(cue))
-        for cue in cues["temporary"]
-        for at in _find_all(text, cue)
-    )
+
+    def said(group: str) -> bool:
+        return any(
+            not text.startswith(tuple(cues["temporary_not_before"]), at + len(cue))
+            for cue in cues[group]
+            for at in _find_all(text, cue)
+        )
+
+    done = any(word in clause for word in cues["changed_aspect"])
+    return said("stopgap") or (said("temporary") and not done)
 
 
 def _find_all(text: str, word: str) -> list[int]:
@@ -177,35 +184,55 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
 def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
     """A brand of a slot's kind got (新入了小米14, 给我妈买了个vivo): a value of that slot
     (`topics.brand_slot`) right after one of the slot table's `acquired` verbs and a
-    measure word, for the person it was got for or by."""
+    measure word, for the person it was got for (给我妈, 买了个vivo给我妈) or by."""
     cues = slot_table()["cues"]["zh"]
     for verb in sorted(cues["acquired"], key=len, reverse=True):
         at = clause.find(verb)
         if at < 0:
             continue
-        rest = clause[at + len(verb) :].lstrip(cues["measure_words"])
-        words = tag_words(normalise(rest))[:1]
-        slot = brand_slot(words[0].norm) if words else ""
-        if not slot or slot in filled:
+        rest, words, slot = _brand_after(clause[at + len(verb) :], cues["measure_words"])
+        if not slot or slot in filled or any(w.norm in cues["not_the_brand"] for w in words):
             continue
-        value = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
-        before = clause[:at].lstrip("给帮替")
-        who = zh_subject(before) or last if before else last
-        spec = slot_table()["slots"][slot]
+        marks = cues["beneficiary_marks"]
+        found = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
+        value = re.split("[" + marks + "送]", found.group(0) if found else words[0].norm)[0]
+        after = rest[words[0].start + len(value) :]
+        before = clause[:at].lstrip(marks)
+        who = zh_subject(after[1:]) if after[:1] in marks else None
+        who = who or ((zh_subject(before) or last) if before else last)
+        single = slot_table()["slots"][slot]["cardinality"] == "one"
         return [
             ClaimDraft(
                 subject_kind=who[0],
                 subject=who[1],
                 slot=slot,
-                value=value.group(0) if value else words[0].norm,
+                value=value,
                 keys=(words[0].norm,),
                 positive=True,
-                single=spec["cardinality"] == "one",
-                tentative=_cue("hypothetical", clause) or _passing(said + clause[:at]),
+                single=single,
+                tentative=_cue("hypothetical", clause) or _passing(said + clause[:at], clause),
                 rule="brand:" + slot,
             )
         ]
     return []
+
+
+def _brand_after(text: str, measure: str) -> tuple[str, list[Any], str]:
+    """The text from the brand on, its first two words and the brand's slot: read as it
+    stands (一加12) or past 了, 一, a measure word and 新的 (买了个vivo, 换了台新的华为)."""
+    stripped = text[_measure(measure).match(text).end() :]  # type: ignore[union-attr]
+    for rest in (text, stripped):
+        words = tag_words(normalise(rest))[:2]
+        slot = brand_slot(words[0].norm) if words else ""
+        if slot:
+            return rest, words, slot
+    return text, [], ""
+
+
+@cache
+def _measure(chars: str) -> re.Pattern[str]:
+    """What may stand between a verb of getting and the brand (了, 一, a measure word, 新的)."""
+    return re.compile("了?一?[" + re.escape(chars) + "]?新?的?")
 
 
 def _first_subject(clauses: list[str]) -> tuple[str, str] | None:
@@ -339,7 +366,7 @@ def _claim(
         or negated
         or bool(spec.get("replacing")),
         additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
-        tentative=_cue("hypothetical", clause) or _passing(said + clause[: m.start()]),
+        tentative=_cue("hypothetical", clause) or _passing(said + clause[: m.start()], clause),
         past=_cue("past_state", clause),
         rule="slot:" + slot + " '" + p.source + "'",
     )

@@ -55,8 +55,8 @@ def _called_off(chinese: bool) -> re.Pattern[str]:
     words = sorted(slot_table()["cues"]["zh" if chinese else "en"]["called_off"], key=len)[::-1]
     if chinese:
         return re.compile("|".join(map(re.escape, words)))
-    bounded = [("" if w.startswith("'") else r"(?<![\w])") + re.escape(w) for w in words]
-    return re.compile("(?:" + "|".join(bounded) + r")(?![\w'])", re.I)
+    bounded = [("" if w.startswith(("'", "’")) else r"(?<![\w])") + re.escape(w) for w in words]
+    return re.compile("(?:" + "|".join(bounded) + r")(?![\w'])(?! to\b)", re.I)  # not "off to"
 
 
 _PLAIN_BLOCKERS = ("hypothetical", "negation", "additive", "replacing", "past_state", "time_words")

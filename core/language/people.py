@@ -191,7 +191,7 @@ def _named_first(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
     if j >= start or clause[j].tag not in ("VBD", "VBZ"):
         return None
     if j + 1 < len(clause) and clause[j + 1].text.lower() in ("me", "us"):
-        return None
+        return None  # the speaker as the verb's object: the speaker's
     return "person", first.text.lower()
 
 
@@ -347,9 +347,11 @@ def nickname_of(short: str, name: str) -> bool:
     first = name.split(" ")[0]
     if len(short) < 3 or not short.isalpha() or len(first) <= len(short) - 2:
         return False
-    if first.startswith(short) or short in slot_table()["subjects"]["en"]["nicknames"].get(
-        first, ()
-    ):
+    if short in slot_table()["subjects"]["en"]["nicknames"].get(first, ()):
+        return True
+    if short in _words("given_names"):  # a name of its own: a "mary" is not a "mark"
+        return False
+    if first.startswith(short):
         return True
     endings = _words("nickname_endings")
     for k in range(2, len(first)):
@@ -357,8 +359,9 @@ def nickname_of(short: str, name: str) -> bool:
         if not short.startswith(start):
             return False
         rest = short[k:]
-        if rest in endings or (rest[:1] == start[-1] and rest[1:] in endings):
-            return True  # jon+no, ol+lie, kat+ie
+        doubled = rest[:1] == start[-1] and rest[1:] in endings  # jon+n+o, ol+l+ie
+        if doubled or (k >= 3 and rest in endings):  # kat+ie
+            return True
     return False
 
 
@@ -374,7 +377,9 @@ def zh_aliases(name: str) -> frozenset[str]:
     if len(name) == 3:
         out.add(name[1:])
     else:
-        out |= {last + last, "小" + last, *(last + end for end in subjects["given_name_endings"])}
+        out |= {"小" + last, *(last + end for end in subjects["given_name_endings"])}
+        if _doubled(last + last):  # 洋洋, not 刚刚 ("just now") for 王刚
+            out.add(last + last)
     return frozenset(out)
 
 

@@ -82,11 +82,11 @@ def category_slot(category: str) -> str:
 
 
 def brand_slot(word: str) -> str:
-    """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model),
-    else ""."""
+    """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model;
+    a bank), else "": only the slot table's `brand_slots` (a GP is no brand of doctor)."""
     found = category_words(keys_of(word)) if word[:1].isalnum() else []
     slot = category_slot(found[0]) if found else ""
-    return slot if slot in slot_table()["slots"] else ""  # "laptop" is a kind, no slot
+    return slot if slot in slot_table()["cues"]["en"]["brand_slots"] else ""
 
 
 @cache
@@ -148,12 +148,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         )  # "they've moved me to tuesday": the salon, of mine
         if done_to_me:
             who = ("speaker", "")
-        named = [t.text for i, t in enumerate(clause) if _names(clause, i)]
-        # What the clause before names counts too after "instead" ("pottery finished, so I'm
-        # doing X instead") and in a change done to the speaker ("the dentist rang, they've
-        # moved me to friday").
-        if done_to_me or cue in topics()["en"]["points_back"]:
-            named += [t.text for i, t in enumerate(before) if _names(before, i)]
+        named = _named_words(clause, before if done_to_me or _points_back(cue) else ())
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         if not keys:
             continue
@@ -161,10 +156,14 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # ("a hairdresser in town does my hair").
         # An ended habit or a clause without a verb that names nobody is the speaker's
         # ("three months without a cigarette", "totally over fortnite").
-        # A thing that ended is the speaker's thing ("the pixel finally gave up the ghost").
         ending = _ending(clause, said)
         mine = _first_person(clause) or bool(ceased) or verb == len(clause)
-        mine = mine or (who is None and bool(ending))
+        # A thing that ended is the speaker's thing, by its head noun ("the pixel finally gave
+        # up the ghost"; not the laptop of "the laptop charger gave up the ghost").
+        if who is None and ending and not mine:
+            head = _ended_head(clause, said, ending)
+            keys = tuple(k for k in keys_of(head) if k not in _stops())
+            mine, named = bool(keys), [head]
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)
             who = None
@@ -225,6 +224,27 @@ def _ending(clause: Sequence[Token], said: str) -> str:
             if words[i : i + len(parts)] == parts and not _complement(clause, i + len(parts)):
                 return str(cue)
     return ""
+
+
+def _named_words(clause: Sequence[Token], before: Sequence[Token]) -> list[str]:
+    """The words a change clause names, and those of the clause before when it points back
+    ("pottery finished, so I'm doing X instead") or is done to the speaker ("the dentist
+    rang, they've moved me to friday")."""
+    return [t.text for part in (clause, before) for i, t in enumerate(part) if _names(part, i)]
+
+
+def _points_back(cue: str) -> bool:
+    return cue in topics()["en"]["points_back"]
+
+
+def _ended_head(clause: Sequence[Token], said: str, cue: str) -> str:
+    """The head noun of what an ending cue says ended: the last noun before the cue."""
+    words, parts = said.split(), cue.split()
+    at = next(
+        (i for i in range(len(words) - len(parts) + 1) if words[i : i + len(parts)] == parts),
+        0,
+    )
+    return next((t.text for t in reversed(clause[:at]) if t.pos in ("NOUN", "PROPN")), "")
 
 
 def _possessed(clause: Sequence[Token], verb: int) -> bool:

@@ -7,11 +7,13 @@ applies the decisions; the stream benchmark can run them without a store.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from functools import cache
 
 import attrs
 
+from bitemporal_core.language.claims_en import is_time
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.people import nickname_of, zh_alias_opening
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
@@ -37,6 +39,7 @@ _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
 UNKEYED = frozenset({ABOUT, ANY, TOPIC})
+_CJK = re.compile(r"[\u3400-\u9fff]")
 """The slots whose claims are filed by what they name, not by slot."""
 
 
@@ -210,12 +213,14 @@ def _same_value(a: Claim, b: Claim) -> bool:
     return x <= y or y <= x
 
 
-def _related(new: Claim, old: Claim) -> bool:
+def _related(new: Claim, old: Claim, *, dates: bool = True) -> bool:
     """The two claims are about the same thing: their values or their statements share a
-    word (the trip to Lisbon, the Toronto flight)."""
+    word (the trip to Lisbon, the Toronto flight); without `dates`, a word of a time ("june")
+    does not count (an appointment is not the wedding of the same month)."""
     mine = set(new.keys) | set(new.context)
     theirs = set(old.keys) | set(old.context)
-    return bool(mine & theirs - set(_GENERIC))
+    shared = mine & theirs - set(_GENERIC)
+    return bool(shared if dates else {w for w in shared if not is_time(w)})
 
 
 # A change of topic replaces what was said of it lately, not everything ever said of it: a
@@ -334,28 +339,30 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.single:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
-        dated = [*same, *(c for c in held if c.claim.slot in kin_slots(new.slot))]
+        kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
         found = [
-            c.fact_id for c in dated if _related(new, c.claim) and not _same_value(new, c.claim)
+            c.fact_id
+            for c in (*same, *kin)
+            if _related(new, c.claim, dates=c in same) and not _same_value(new, c.claim)
         ]
-        if not found and len(dated) == 1 and _moves(new) and _names_only_its_date(new):
+        dated = [*same, *kin]
+        if not found and len(dated) == 1 and _moves_the_date(new):
             found = [dated[0].fact_id]  # "they moved me to Thursday"
         return found
     return []
 
 
-def _names_only_its_date(claim: Claim) -> bool:
-    """A move that names nothing but the new date ("moved me to Thursday"; not 团建改到周日,
-    which names what it moves and so moves only that)."""
-    value = claim.value.lower()
-    return all(k in value or k in claim_keys(claim.value) for k in claim.keys)
-
-
-def _moves(claim: Claim) -> bool:
-    """Whether a claim moves a date (one of its slot's `moves` phrasings: "moved me to",
-    改到), so it replaces the one date its subject holds even when it names nothing of it."""
-    moves = slot_table()["slots"].get(claim.slot, {}).get("moves", ())
-    return any(claim.rule.endswith(" '" + m + "'") for m in moves)
+def _moves_the_date(claim: Claim) -> bool:
+    """A move that names nothing but its new date, which is a date: one of its slot's
+    `moves_nameless` phrasings ("moved me to Thursday"; not "moved me to the night shift"),
+    or a Chinese move whose keys are its date's (not 团建改到周日, which names what it moves)."""
+    spec = slot_table()["slots"].get(claim.slot, {})
+    phrasing = claim.rule.partition(" '")[2].removesuffix("'")
+    if _CJK.search(claim.value):
+        nameless = phrasing in spec.get("moves", ()) and all(k in claim.value for k in claim.keys)
+    else:
+        nameless = phrasing in spec.get("moves_nameless", ())
+    return nameless and is_time(claim.value)
 
 
 def _contradicts(new: Claim, old: Claim) -> bool:

@@ -14,6 +14,7 @@ from bitemporal_core.language.people import (
     zh_alias_opening,
     zh_aliases,
 )
+from bitemporal_core.language.slots import slot_table
 from bitemporal_core.language.worthiness import category
 from bitemporal_core.services.claims import Mentions
 from tests.unit.test_topics import retired
@@ -223,3 +224,39 @@ def test_a_thing_that_ended_is_the_speakers_and_a_power_cut_no_exercise() -> Non
         "caved and got an iphone 15, the pixel finally gave up the ghost",
     ) == [0]
     assert not [d for d in claims_zh("昨晚小区停电停了五个小时") if d.slot == "exercise"]
+
+
+def test_what_the_review_found_retires_nothing() -> None:
+    """Everyday sentences that share a word with a rule of this round: none ends a fact."""
+    appointment = "My dentist appointment is on Tuesday."
+    assert retired(appointment, "We moved the sofa to the other wall.") == []
+    assert retired(appointment, "They moved me to the night shift.") == []  # no date
+    assert retired("I live in Leeds.", "This week I've been living at my mum's in York.") == []
+    assert retired("I drive a Honda Civic.", "I packed up the car and drove to Cornwall.") == []
+    laptop = "My laptop is a MacBook Air."
+    assert retired(laptop, "The laptop charger gave up the ghost.") == []  # the charger
+    iphone = "I'm on an iPhone 13."
+    for text in ("I bought a Samsung TV.", "Got a new iPhone charger today."):
+        assert retired(iphone, text) == []
+    assert not nickname_of("mary", "mark")  # a name of its own
+    assert "刚刚" not in zh_aliases("王刚")  # "just now"
+    assert zh_alias_opening("刚刚换了新手机", ["王刚"]) is None
+
+
+def test_chinese_brand_and_frame_readings() -> None:
+    (gift, *_) = claims_zh("买了个vivo给我妈")
+    assert (gift.value, gift.subject) == ("vivo", "妈妈")
+    (one, *_) = [d for d in claims_zh("我换了一加12") if d.slot == "phone_model"]
+    assert one.value == "一加12"
+    assert not [d for d in claims_zh("我买了个华为手表") if d.rule.startswith("brand:")]
+    (moved, *_) = [d for d in claims_zh("我这周搬到苏州了") if d.slot == "residence"]
+    assert not moved.tentative  # told as done: a move, not a stay
+
+
+def test_called_off_dates_and_moves_stay_data() -> None:
+    assert "Google" not in timed_text("The trip’s off, I start at Google on Monday.", chinese=False)
+    kept = "My son's off to uni, we moved to Bristol in May."
+    assert timed_text(kept, chinese=False) == kept
+    spec = slot_table()["slots"]["event_date"]
+    phrasings = {*spec["en"]["claim"], *spec["zh"]["claim"]}
+    assert set(spec["moves"]) <= phrasings and set(spec["moves_nameless"]) <= set(spec["moves"])
