@@ -9,12 +9,11 @@ from functools import cache, lru_cache
 import attrs
 
 from bitemporal_core.language.clauses import is_emoji
+from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
-
-_HAN = re.compile(r"[\u3400-\u9fff]")
 
 __all__ = [
     "claims_en",
@@ -555,7 +554,7 @@ def is_time(text: str) -> bool:
     """Whether a value or a key says only a time: time words (or their stems), ordinals and
     numbers ("Thursday the 14th", "2 pm", "june"); in Chinese, only the characters of dates
     and times (下周一上午十点, 月底; the slot table's `time_chars`)."""
-    if _HAN.search(text):
+    if has_han(text):
         chars = slot_table()["cues"]["zh"]["time_chars"]
         return all(ch in chars for ch in text if not ch.isspace())
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]

@@ -313,13 +313,11 @@ def _moved(spec: dict[str, Any], source: str, before: str) -> set[str]:
 def _not_cue(clause: str, at: int) -> bool:
     """Whether offset `at` falls inside a word that is no cue (送去修: a repair, not a pet
     given away; `not_cues` of `topics.json`)."""
-    for word in topics()["zh"]["not_cues"]:
-        start = clause.find(word)
-        while start >= 0:
-            if start <= at < start + len(word):
-                return True
-            start = clause.find(word, start + 1)
-    return False
+    return any(
+        start <= at < start + len(word)
+        for word in topics()["zh"]["not_cues"]
+        for start in _find_all(clause, word)
+    )
 
 
 def _claim(

@@ -7,7 +7,6 @@ applies the decisions; the stream benchmark can run them without a store.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from functools import cache
 
@@ -15,6 +14,7 @@ import attrs
 
 from bitemporal_core.language.claims_en import is_time
 from bitemporal_core.language.claims_en import keys_of as claim_keys
+from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people import nickname_of, zh_alias_opening
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
 from bitemporal_core.language.topics import TOPIC, topic_terms
@@ -39,7 +39,6 @@ _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
 UNKEYED = frozenset({ABOUT, ANY, TOPIC})
-_CJK = re.compile(r"[\u3400-\u9fff]")
 """The slots whose claims are filed by what they name, not by slot."""
 
 
@@ -340,12 +339,12 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
         kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
+        dated = [*same, *kin]
         found = [
             c.fact_id
-            for c in (*same, *kin)
+            for c in dated
             if _related(new, c.claim, dates=c in same) and not _same_value(new, c.claim)
         ]
-        dated = [*same, *kin]
         if not found and len(dated) == 1 and _moves_the_date(new):
             found = [dated[0].fact_id]  # "they moved me to Thursday"
         return found
@@ -358,7 +357,7 @@ def _moves_the_date(claim: Claim) -> bool:
     or a Chinese move whose keys are its date's (not 团建改到周日, which names what it moves)."""
     spec = slot_table()["slots"].get(claim.slot, {})
     phrasing = claim.rule.partition(" '")[2].removesuffix("'")
-    if _CJK.search(claim.value):
+    if has_han(claim.value):
         nameless = phrasing in spec.get("moves", ()) and all(k in claim.value for k in claim.keys)
     else:
         nameless = phrasing in spec.get("moves_nameless", ())

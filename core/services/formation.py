@@ -183,10 +183,11 @@ def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) 
     "they", or makes a claim about anyone but the speaker (a Chinese name the clause starts
     with, or a Chinese statement without 我 that may open with someone's short name): every
     such message updates them, so each must start from what was stored."""
-    needed = any(st.people for st in statements) or any(
-        d.subject_kind != "speaker" or (st.language == "zh" and not zh_says_i(st.text))
+    needed = any(
+        st.people
+        or any(d.subject_kind != "speaker" for d in st.claims)
+        or (st.claims and st.language == "zh" and not zh_says_i(st.text))
         for st in statements
-        for d in st.claims
     )
     return Mentions(list(ctx.facts.recent(namespace))) if needed else Mentions()
 
