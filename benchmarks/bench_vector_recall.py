@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -40,12 +41,13 @@ def build(path: str, embedder: Any, msgs: int) -> None:
 
 
 def passes(path: str, embedder: Any, queries: list[str]) -> list[dict[str, float]]:
-    """Two timed passes over the queries on a freshly opened store (index loaded first)."""
+    """Two timed passes over the queries on a freshly opened store (index loaded first); with
+    an embedder, the recall index's embedding memory is reported after them."""
     from bitemporal_core import MemoryStore
 
     with MemoryStore.embedded(path, embedder=embedder) as store:
         store.recall(queries[0], namespace=NS)
-        out = []
+        out: list[dict[str, float]] = []
         for _ in range(2):
             times = []
             for query in queries:
@@ -53,7 +55,27 @@ def passes(path: str, embedder: Any, queries: list[str]) -> list[dict[str, float
                 store.recall(query, namespace=NS, k=10)
                 times.append((time.perf_counter() - t0) * 1000)
             out.append(stats_ms(times))
+        if embedder is not None:
+            out.append(
+                {"vectors_mb": vector_mb(store), "rss_mb": rss_mb(), "peak_rss_mb": peak_rss_mb()}
+            )
         return out
+
+
+def vector_mb(store: Any) -> float:
+    """Memory of `big`'s embeddings in the recall read model (the engine's own object)."""
+    vectors = store.backend._index._spaces[NS].vectors
+    return round((vectors.nbytes if vectors is not None else 0) / 2**20, 1)
+
+
+def rss_mb() -> float:
+    """Resident memory now (the peak also counts reading the vectors as Python lists)."""
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return round(int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def main() -> None:

@@ -32,7 +32,6 @@ __all__ = [
     "RECORD_USE",
     "SESSION_TAIL",
     "SET_CLAIM_KEYED",
-    "SET_EMBEDDINGS",
     "SET_RECENT",
     "TAILED",
     "UNCOUNT_VERSIONS",
@@ -69,7 +68,6 @@ CLOSE_VERSIONS = (
     "UNWIND $rows AS r MATCH (v:Version {id: r.id}) WHERE v.superseded_at = $eot"
     " SET v.superseded_at = r.at RETURN count(v)"
 )
-SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
 # A namespace's embedding dimension, fixed by its first write that carries embeddings.
 NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) RETURN n.embedding_dim"
 SET_NAMESPACE_DIM = "MATCH (n:Namespace {name: $ns}) SET n.embedding_dim = $dim"

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 import pytest
 
 from bitemporal_core import (
@@ -21,6 +22,7 @@ from bitemporal_core import (
 from bitemporal_core.backends import Backend, NewFact, NewMessage, NewVersion, WriteBatch
 from bitemporal_core.backends.port import ALL
 from bitemporal_core.language.extract import ConceptExtractor
+from bitemporal_core.providers.embeddings import CallableEmbedder
 
 from ..conftest import _wipe, neo4j_settings
 
@@ -354,3 +356,34 @@ def test_vector_recall_uses_the_native_index(neo: MemoryStore, neo4j_driver: Any
     }
     ops = _profile(neo4j_driver, q.VECTOR_QUERY, params)
     assert any("db.index.vector.queryNodes" in details for _, details in ops), ops
+
+
+def test_embeddings_are_stored_as_float32_and_indexed_quantized(
+    neo: MemoryStore, neo4j_driver: Any
+) -> None:
+    from bitemporal_core.backends.neo4j import cypher as q
+
+    vector = [0.1, 0.2, 0.3, 0.7] * 8  # 32 dimensions; 0.1 is not a float32 number
+    store = MemoryStore(
+        neo.backend,
+        embedder=CallableEmbedder(lambda texts: [vector for _ in texts], name="const-32"),
+        resolver=None,
+        owns_backend=False,
+    )
+    fact = store.remember("We adopted a cat.", namespace="f32", at=T0)[0]
+    with neo4j_driver.session() as session:
+        stored = session.run(
+            "MATCH (v:Version {id: $id}) RETURN v.embedding AS e", id=fact.version_id
+        ).single()["e"]
+        options = session.run(
+            "SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
+            name=q.vector_index(32),
+        ).single()["options"]
+    sent = (np.asarray(vector) / np.linalg.norm(vector)).tolist()  # the embedder's unit vector
+    assert stored == pytest.approx(sent, abs=1e-7)
+
+    def float32(values: list[float]) -> bool:
+        return all(float(np.float32(x)) == x for x in values)
+
+    assert float32(stored) and not float32(sent)  # kept as float32, not the float64 sent
+    assert options["indexConfig"]["vector.quantization.enabled"] is True

@@ -170,7 +170,7 @@ def test_the_neighbourhood_at_an_earlier_t_index_is_what_it_was_then(seed: int) 
         assert [index.neighbourhood(keys[:3], "ns", 2, w, t) for w in (3, 15)] == graphs, t
 
 
-def test_nearest_is_exact_cosine_among_visible_versions_with_a_vector() -> None:
+def test_nearest_is_cosine_among_visible_versions_with_a_vector() -> None:
     rng = random.Random(3)
     rows = _versions(rng, 50)
     index = NamespaceIndex()
@@ -190,6 +190,7 @@ def test_nearest_is_exact_cosine_among_visible_versions_with_a_vector() -> None:
     expected = sorted(visible, key=lambda v: -cos(vectors[v], query))[:4]
     got = index.nearest(query, index.visible(valid_at, known_at, ALL), 4)
     assert [vid for vid, _ in got] == expected
+    # int8 rows: each component of a unit vector is off by at most 1/254
     assert [s for _, s in got] == pytest.approx(
-        [cos(vectors[v], query) for v in expected], abs=1e-5
+        [cos(vectors[v], query) for v in expected], abs=8**0.5 / 254
     )

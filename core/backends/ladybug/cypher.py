@@ -208,6 +208,7 @@ INDEX_RELATED = (
     " RETURN a.id, b.id, e.strength, e.t_index"
 )
 COUNT_SUMMARIES = "MATCH (s:Summary) WHERE s.namespace = $ns RETURN count(s)"
+SET_EMBEDDINGS = "UNWIND $rows AS r MATCH (v:Version {id: r.id}) SET v.embedding = r.embedding"
 INDEX_VECTORS = (
     "MATCH (v:Version) WHERE v.namespace = $ns AND v.embedding IS NOT NULL RETURN v.id, v.embedding"
 )

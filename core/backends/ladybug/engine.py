@@ -270,7 +270,7 @@ class LadybugBackend(CypherBackend):
                 self._run(statement, {**params, "rows": chosen})
         vectors = vector_rows([b for b, _ in steps])
         if vectors:
-            self._run(c.SET_EMBEDDINGS, {"rows": vectors})
+            self._run(q.SET_EMBEDDINGS, {"rows": vectors})
         links = link_rows([b for b, _ in steps])
         if links:
             self._run(self._s.LINK_SUPERSEDES, {"rows": links})

@@ -162,7 +162,7 @@ class RecallIndex:
             if any(len(r[1]) != dim for r in rows):
                 return None
             index.set_vectors(rows, dim)
-        return index if index.vectors is not None and index.vectors.shape[1] == dim else None
+        return index if index.vectors is not None and index.vectors.dim == dim else None
 
     def written(
         self,
@@ -194,10 +194,10 @@ class RecallIndex:
         index.total_length += sum(v.length for v in versions)
         if index.vectors is not None:
             embedded = [(v.version_id, v.embedding) for v in versions if v.embedding is not None]
-            if any(len(e) != index.vectors.shape[1] for _, e in embedded):
+            if any(len(e) != index.vectors.dim for _, e in embedded):
                 index.vectors = None  # another size: read again on the next vector search
             else:
-                index.set_vectors(embedded, index.vectors.shape[1])
+                index.set_vectors(embedded, index.vectors.dim)
 
     def drop(self, namespace: str) -> None:
         self._spaces.pop(namespace, None)

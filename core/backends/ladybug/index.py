@@ -5,10 +5,11 @@ fifteen of them (concept neighbourhoods, term postings, candidate rows): 40-80 m
 holds, per namespace, what those statements computed from: each version's times, kind, t_index,
 length and archiving as numpy columns (a basis is one vectorised mask), term postings, concepts
 and their RELATED edges, each concept's mentions, inferred edges, and the embeddings (read on the
-first vector search). A read at a `known_at` before the namespace's latest write is computed as
-of then: each concept's t_index from the t_indexes its mentions moved it to (`touches`), each
-pair's strength from its RELATED increments up to then (`steps`), BM25 statistics from the
-versions recorded by then; reads at or after the latest write use the running totals.
+first vector search, kept as int8 rows: `vectors`). A read at a `known_at` before the
+namespace's latest write is computed as of then: each concept's t_index from the t_indexes its
+mentions moved it to (`touches`), each pair's strength from its RELATED increments up to then
+(`steps`), BM25 statistics from the versions recorded by then; reads at or after the latest
+write use the running totals.
 
 A namespace is read from the database on its first recall (about a second at 100k facts), or
 from the index `close` saved (`saved`: its mappings read one key at a time, `lazy`), and
@@ -30,6 +31,7 @@ import numpy as np
 from bitemporal_core.backends.base import Run
 from bitemporal_core.backends.ladybug import cypher as q
 from bitemporal_core.backends.ladybug.lazy import LazyMap, packed
+from bitemporal_core.backends.ladybug.vectors import UnitRows
 from bitemporal_core.backends.port import RecallFilter, WriteBatch, WriteResult
 from bitemporal_core.backends.rows import scoped
 from bitemporal_core.common.times import END_OF_TIME
@@ -87,7 +89,7 @@ class NamespaceIndex:
         self.mentions: MutableMapping[str, list[int]] = {}  # concept -> rows, oldest first
         self._unsorted: set[str] = set()
         self.inferred: list[list[Any]] | None = None  # INFERRED_ALL rows; None: read again
-        self.vectors: np.ndarray | None = None  # unit rows (zero where a version has none)
+        self.vectors: UnitRows | None = None  # unit rows (zero where a version has none)
         self.embedded = np.zeros(0, bool)  # which rows have an embedding
         self.facts: dict[str, Fact] = {}  # rows read by id; dropped when a version closes
         self._mask_key: tuple[Any, ...] | None = None
@@ -110,17 +112,17 @@ class NamespaceIndex:
         for name in LAZY:
             setattr(self, name, LazyMap(state[name]))
 
-    def saved_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The embeddings to save beside the index, and which versions have one (one row per
-        version), if read."""
+    def saved_vectors(self) -> dict[str, np.ndarray] | None:
+        """The embeddings to save beside the index (one row per version) and which versions
+        have one, as named arrays, if read."""
         if self.vectors is None:
             return None
         n = len(self.ids)
-        return self.vectors[:n], self.embedded[:n]
+        return {**self.vectors.arrays(n), "embedded": self.embedded[:n]}
 
-    def restore_vectors(self, vectors: np.ndarray, embedded: np.ndarray) -> None:
-        """Embeddings read from a saved file (one unit row per version, zero where none);
-        grown like the columns by the next write."""
+    def restore_vectors(self, vectors: UnitRows, embedded: np.ndarray) -> None:
+        """Embeddings read from a saved file (one row per version, zero where none); grown
+        like the columns by the next write."""
         self.vectors, self.embedded = vectors, embedded
 
     @property
@@ -150,11 +152,9 @@ class NamespaceIndex:
                 self._cols[name] = grown
         if self.vectors is not None and need > len(self.vectors):
             capacity = len(self._cols["vf"])
-            vectors = np.zeros((capacity, self.vectors.shape[1]), np.float32)
-            vectors[:start] = self.vectors[:start]
             embedded = np.zeros(capacity, bool)
             embedded[:start] = self.embedded[:start]
-            self.vectors, self.embedded = vectors, embedded
+            self.vectors, self.embedded = self.vectors.grown(capacity, start), embedded
         for i, (vid, vf, vt, rec, sup, arch, kind, length, tix) in enumerate(new, start):
             self.row[vid] = i
             self.ids.append(vid)
@@ -244,17 +244,16 @@ class NamespaceIndex:
             self.adjacent.setdefault(b, set()).add(a)
 
     def set_vectors(self, rows: Iterable[Sequence[Any]], dim: int) -> None:
-        """Rows (version id, embedding) of one dimension, stored as unit vectors."""
+        """Rows (version id, embedding) of one dimension, stored compactly as unit vectors
+        (`UnitRows`)."""
         if self.vectors is None:
             capacity = len(self._cols["vf"])
-            self.vectors = np.zeros((capacity, dim), np.float32)
+            self.vectors = UnitRows.empty(capacity, dim)
             self.embedded = np.zeros(capacity, bool)
         for vid, vector in rows:
             i = self.row.get(vid)
             if i is not None and vector is not None and len(vector) == dim:
-                v = np.asarray(vector, np.float32)
-                norm = float(np.linalg.norm(v))
-                self.vectors[i] = v / norm if norm else v
+                self.vectors.set(i, vector)
                 self.embedded[i] = True
 
     def changed(self) -> None:
@@ -412,13 +411,12 @@ class NamespaceIndex:
         return known, n_docs, self.total_length - int(self.col("len")[late].sum())
 
     def nearest(self, vector: Sequence[float], mask: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """Exact cosine against every visible version with an embedding, best `k`."""
+        """Cosine (of the compact rows) against every visible version with an embedding,
+        best `k`."""
         assert self.vectors is not None
-        query = np.asarray(vector, np.float32)
-        norm = float(np.linalg.norm(query))
         n = len(self.ids)
         has = mask & self.embedded[:n]
-        scores = self.vectors[:n] @ (query / norm if norm else query)
+        scores = self.vectors.scores(vector, n)
         candidates = np.flatnonzero(has)
         if not len(candidates):
             return []

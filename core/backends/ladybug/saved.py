@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from bitemporal_core.backends.ladybug.vectors import UnitRows
+
 __all__ = ["SavedIndexes"]
 
 _FORMAT = 3  # bumped whenever NamespaceIndex's fields change
@@ -61,16 +63,17 @@ class SavedIndexes:
                 path.unlink()
         self._absent.add(namespace)
 
-    def load_vectors(self, namespace: str, rows: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The saved embeddings of a namespace's `rows` versions (unit rows, zero where a
-        version has none) and which have one, or None when there are none of that size."""
+    def load_vectors(self, namespace: str, rows: int) -> tuple[UnitRows, np.ndarray] | None:
+        """The saved embeddings of a namespace's `rows` versions (zero rows where a version
+        has none) and which have one, or None when there are none of that size."""
         try:
             with np.load(self.vectors_file(namespace)) as saved:
-                vectors, embedded = saved["vectors"], saved["embedded"]
+                vectors, embedded = UnitRows.from_arrays(saved, rows), saved["embedded"]
         except (OSError, ValueError, KeyError):
             return None
-        ok = vectors.ndim == 2 and vectors.shape[0] == rows == len(embedded)
-        return (vectors, embedded) if ok and vectors.dtype == np.float32 else None
+        if vectors is None or embedded.dtype != bool or len(embedded) != rows:
+            return None
+        return vectors, embedded
 
     def load(self, namespace: str, stamp: tuple[Any, ...]) -> Any | None:
         """The saved index of the namespace if it was saved at these counters, else None."""
@@ -104,7 +107,7 @@ class SavedIndexes:
         if vectors is not None:
             tmp_vectors = path.with_suffix(".vec.tmp")
             with tmp_vectors.open("wb") as f:
-                np.savez(f, vectors=vectors[0], embedded=vectors[1])
+                np.savez(f, **vectors)
             os.replace(tmp_vectors, target)
         else:
             with contextlib.suppress(FileNotFoundError):

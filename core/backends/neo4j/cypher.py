@@ -51,6 +51,12 @@ AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
 # label has its own index (`vector_index`), created on the first write of that dimension.
 VECTOR_DIM_MAX = 4096  # Neo4j's largest vector index dimension
 LABEL_EMBEDDED = "UNWIND $ids AS id MATCH (v:Version {id: id}) SET v:$($label)"
+# Stored as a float32 array (half a list of floats' size) by the procedure made for it; the
+# vector index keeps its own quantized copy (`vector.quantization.enabled`).
+SET_EMBEDDINGS = (
+    "UNWIND $rows AS r MATCH (v:Version {id: r.id})"
+    " CALL db.create.setNodeVectorProperty(v, 'embedding', r.embedding)"
+)
 VECTOR_INDEX_EXISTS = "SHOW VECTOR INDEXES YIELD name WHERE name = $name RETURN name"
 
 
@@ -78,7 +84,8 @@ def create_vector_index(dim: int) -> str:
     return (
         "CREATE VECTOR INDEX " + vector_index(dim) + " IF NOT EXISTS"
         " FOR (v:" + vector_label(dim) + ") ON v.embedding OPTIONS {indexConfig:"
-        " {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine'}}"
+        " {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine',"
+        " `vector.quantization.enabled`: true}}"
     )
 
 

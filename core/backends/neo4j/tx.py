@@ -216,7 +216,7 @@ def _write_facts(run: Run, ns: str, steps: Steps) -> None:
     run(q.SHARED.LINK_SUPERSEDES, {"rows": link_rows([b for b, _ in steps])})
     versions = [version_row(v, b.at, r.t_index) for b, r in steps for v in b.versions]
     run(q.MERGE_VERSIONS, {"rows": versions, "ns": ns, "eot": END_OF_TIME})
-    run(c.SET_EMBEDDINGS, {"rows": vector_rows([b for b, _ in steps])})
+    run(q.SET_EMBEDDINGS, {"rows": vector_rows([b for b, _ in steps])})
 
 
 def _write_concepts(run: Run, ns: str, steps: Steps) -> None:
