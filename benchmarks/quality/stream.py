@@ -24,7 +24,8 @@ tuned on since, as the others'; `--set dev12` a twelfth, written by a writer who
 neither the rules nor any other set, measured untouched first; `--set dev13` a thirteenth,
 written the same way, and `--set dev14` a fourteenth, mostly additions that share the earlier
 fact's words (each measured untouched first); `--set dev15` a fifteenth, written at the end of
-that round and never tuned on: what the round's rules do on talk they were not written from.
+that round to measure its rules on talk they were not written from, read in the next; `--set
+dev16` a sixteenth, written the same way at the start of a round and never tuned on.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -42,7 +43,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev15|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev16|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -81,13 +82,14 @@ SETS = {
     "dev13": ("stream_dev13_{}.jsonl", HERE / "STREAM_DEV13.md"),
     "dev14": ("stream_dev14_{}.jsonl", HERE / "STREAM_DEV14.md"),
     "dev15": ("stream_dev15_{}.jsonl", HERE / "STREAM_DEV15.md"),
+    "dev16": ("stream_dev16_{}.jsonl", HERE / "STREAM_DEV16.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
 PATHS = ("remember", "langchain", "llamaindex")
 UNTUNED = {
     "holdout": "held back, never tuned on).",
-    "dev15": "written at the end of a round, not tuned on).",
+    "dev16": "written at the start of a round by a writer who read no rule, not tuned on).",
 }
 """The sets whose misses no rule was written from (the rest are development sets)."""
 COMMAND = ".venv/bin/python benchmarks/quality/stream.py"
