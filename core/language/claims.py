@@ -23,6 +23,7 @@ from bitemporal_core.language.extract import Token, content_terms
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
 from bitemporal_core.language.topics import (
+    brand_slot,
     category_slot,
     category_words,
     change_cue_en,
@@ -52,7 +53,7 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     if _CJK.search(text):
         return claims_zh(text)
     tokens = truecased(tokens)
-    found = claims_en(tokens)
+    found = claims_en(tokens, brand_slot=brand_slot)
     found += typed_claims(tokens, found)
     return (found or about_claim(tokens)) + topic_claims_en(tokens)
 

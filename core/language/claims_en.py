@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache
 
 import attrs
@@ -14,6 +14,7 @@ from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
+from bitemporal_core.language.values_en import value_at, value_before
 
 __all__ = [
     "claims_en",
@@ -25,8 +26,6 @@ __all__ = [
     "negated",
     "norm",
     "passing",
-    "value_at",
-    "value_before",
 ]
 
 _CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "not", "'d": "would"}
@@ -34,12 +33,9 @@ _CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
 # Contractions typed without the apostrophe, as the tokenizer splits them ("im", "dont").
 _CONTRACTIONS |= {"m": "am", "nt": "not", "ve": "have", "re": "are", "ll": "will"}
 _CONTRACTIONS |= {"an": "a"}  # "have an old tabby called" reads as "have a {v} called"
-_VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
-_SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
 _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
-_MAX_VALUE = 6
 
 
 @lru_cache(maxsize=65536)
@@ -256,12 +252,16 @@ def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
     return i < len(tokens) and tokens[i].pos in ("VERB", "AUX", "PART", "ADV")
 
 
-def claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+def claims_en(
+    tokens: Sequence[Token], *, brand_slot: Callable[[str], str] | None = None
+) -> tuple[ClaimDraft, ...]:
     """The claims the slot table's phrasings find in an English statement, in clause order
-    (within a clause, by position)."""
+    (within a clause, by position). `brand_slot` names the slot a value's brand belongs to
+    (`topics.brand_slot`): a phrasing several slots share takes a brand only for its own
+    slot ("switched to Starling" is the bank, not a school)."""
     out = []
     for clause in clauses(tokens, lead=True):
-        out.extend(_clause_claims(clause))
+        out.extend(_clause_claims(clause, brand_slot))
     return tuple(out)
 
 
@@ -329,15 +329,18 @@ def _word_after(clause: Sequence[Token], i: int) -> bool:
     return i + 1 < len(clause) and clause[i + 1].pos != "PUNCT"
 
 
-def _found(clause: Sequence[Token]) -> list[_Found]:
-    """The phrasings a clause matches whose value is there: the longest first (of one
-    phrasing, its shortest match), none overlapping, in clause order."""
+def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> list[_Found]:
+    """The phrasings a clause matches whose value is there (and, for a brand, is of their
+    slot: `claims_en`): the longest first (of one phrasing, its shortest match), none
+    overlapping, in clause order."""
     words = [(_norm(t.text), _stem(t.text), t.pos) for t in clause]
     present = {w[1] for w in words}
     taken: list[_Found] = []
     for pattern, _ in _candidates(present):
         matches = [m for s in range(len(words)) if (m := _match(pattern, words, s)) is not None]
         matches = [m for m in matches if pattern.value or _fits(pattern, _value_of(clause, m))]
+        if brand_slot is not None and not pattern.value:
+            matches = [m for m in matches if _brand_fits(pattern, brand_slot(_value_of(clause, m)))]
         for found in sorted(matches, key=lambda m: (m.end - m.start, m.start)):
             rivals = [
                 f
@@ -350,23 +353,56 @@ def _found(clause: Sequence[Token]) -> list[_Found]:
     return sorted(taken, key=lambda f: f.start)
 
 
+def _value_end(found: _Found, clause: Sequence[Token], at: int) -> int:
+    """Where a value inside a phrasing ends: at the phrasing's next word ("sold all his {v}
+    gear": "fishing", not "fishing gear"), else the clause's end."""
+    items = found.pattern.items
+    kinds = [i.kind for i in items]
+    if "{v}" not in kinds or kinds.index("{v}") + 1 >= len(items):
+        return len(clause)
+    nxt = items[kinds.index("{v}") + 1]
+    if nxt.kind != "word":
+        return len(clause)
+    return next(
+        (j for j in range(at + 1, found.end) if _stem(clause[j].text) == nxt.stem), len(clause)
+    )
+
+
+def _brand_fits(pattern: _Pattern, slot: str) -> bool:
+    """Whether a phrasing may take a value whose brand is of `slot` ("" : no brand): yes
+    unless that slot has the same phrasing ("switched to {v}")."""
+    return not slot or slot == pattern.slot or pattern.source not in _sources().get(slot, ())
+
+
+@cache
+def _sources() -> dict[str, frozenset[str]]:
+    """Each slot's phrasings as written."""
+    out: dict[str, set[str]] = {}
+    for pattern in _patterns():
+        out.setdefault(pattern.slot, set()).add(pattern.source)
+    return {slot: frozenset(found) for slot, found in out.items()}
+
+
 def _value_of(clause: Sequence[Token], found: _Found) -> str:
     """The value a match names: the noun phrase before it ("{v} is off"), where its `{v}` is,
     else right after it (dropped when it is no value of the slot: "I quit smoking last month"
     names none)."""
     if found.pattern.before:
         return value_before(clause, found.start)
-    value = value_at(clause, found.value_at if found.value_at >= 0 else found.end)
+    at = found.value_at if found.value_at >= 0 else found.end
+    value = value_at(clause[: _value_end(found, clause, at)], at)
     explicit = any(i.kind == "{v}" for i in found.pattern.items) or found.pattern.before
     if not explicit and found.end < len(clause) and clause[found.end].pos == "PUNCT":
         return ""  # "the trip's off, work won't sign off": no value after the comma
     return value if explicit or _fits(found.pattern, value) else ""
 
 
-def _clause_claims(clause: list[Token]) -> list[ClaimDraft]:
+def _clause_claims(
+    clause: list[Token], brand_slot: Callable[[str], str] | None = None
+) -> list[ClaimDraft]:
     out = []
     words = " ".join(_norm(t.text) for t in clause)
-    for found in _found(clause):
+    for found in _found(clause, brand_slot):
         pattern, start, end = found.pattern, found.start, found.end
         if _simile(clause, start):
             continue  # "feels like driving a roller skate"
@@ -473,65 +509,6 @@ def _start_of(clause: Sequence[Token], found: _Found) -> int:
     while i > 0 and clause[i - 1].pos not in ("PUNCT", "CCONJ", "SCONJ", "VERB", "AUX"):
         i -= 1
     return i
-
-
-def value_at(clause: Sequence[Token], at: int) -> str:
-    """The noun phrase starting at `at`: determiners, possessives and adverbs such as "now"
-    skipped, then names, nouns, numbers and adjectives (with "of" between two of them, and
-    "'s" inside a name: "King's College"), at most six words. A first word the tagger took
-    for a verb counts when no object follows it ("allergic to shellfish,")."""
-    if at < len(clause) and _object_pronoun(clause[at]):
-        return ""  # "it drives me mad": the verb's object is a person, no value
-    i = at
-    skip = set(slot_table()["cues"]["en"]["value_skip"])
-    while i < len(clause) and (
-        (clause[i].pos in _SKIP_POS and clause[i].text not in "£$€")
-        or clause[i].text.lower() in skip
-    ):
-        i += 1
-    words: list[str] = []
-    while i < len(clause) and len(words) < _MAX_VALUE:
-        tok = clause[i]
-        nxt = clause[i + 1] if i + 1 < len(clause) else None
-        named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0
-        joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
-        later = nxt is not None and nxt.pos in _VALUE_POS
-        inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
-        mislabelled = not words and tok.pos == "VERB" and _bare(tok.text, nxt)
-        linked = (joint and bool(words) and later) or inside
-        if not (tok.pos in _VALUE_POS or named or mislabelled or linked):
-            break
-        words.append(tok.text)
-        i += 1
-    return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
-
-
-def _object_pronoun(tok: Token) -> bool:
-    """A personal pronoun as an object ("me", "them"; "her" and "it" when tagged so, not
-    "her car")."""
-    cues = slot_table()["cues"]["en"]
-    low = tok.text.lower()
-    if low in cues["object_pronouns_if_tagged"]:  # "her car", "moved to the US"
-        return tok.tag == "PRP" and tok.text != "US"
-    return low in cues["object_pronouns"]
-
-
-def _bare(word: str, nxt: Token | None) -> bool:
-    """A word tagged as a verb that stands alone as a value: a gerund ("given up running")
-    or a noun the tagger mislabelled, with no object after it."""
-    if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM"):
-        return word.lower().endswith("ing")
-    return word.isalpha() and not word.lower().endswith("ed")
-
-
-def value_before(clause: Sequence[Token], end: int) -> str:
-    """The noun phrase that ends right before `end` ("The Lisbon trip" is off)."""
-    i = end
-    while i > 0 and (clause[i - 1].pos in _VALUE_POS or clause[i - 1].text[:1].isupper()):
-        if clause[i - 1].pos in ("PRON", "DET", "PUNCT"):
-            break
-        i -= 1
-    return " ".join(t.text for t in clause[i:end][-_MAX_VALUE:])
 
 
 def _fits(pattern: _Pattern, value: str) -> bool:

@@ -20,7 +20,6 @@ from bitemporal_core.language.claims_en import (
     negated,
     norm,
     passing,
-    value_at,
 )
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
@@ -31,6 +30,7 @@ from bitemporal_core.language.topics import (
     is_brand,
     topics,
 )
+from bitemporal_core.language.values_en import value_at
 
 __all__ = ["about_claim", "typed_claims"]
 

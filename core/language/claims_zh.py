@@ -57,7 +57,8 @@ class _Phrasing:
     """One Chinese phrasing of the slot table, compiled. Marks written before it: `^` the
     whole clause (^分了), `|` where a word starts (|死了, not the 死了 of 烦死了), `*` the word
     before it is the value (*新家: 苏州新家). A `*` inside is up to eight characters, the
-    first one the value."""
+    first one the value. `@speaker` after it: the speaker's unless its own clause names
+    someone (新来的领导姓孙 after 老周调走了 is the speaker's new manager, not 老周's)."""
 
     slot: str
     regex: re.Pattern[str]  # its text parts as groups l0, l1, ..., the value as group v
@@ -68,10 +69,12 @@ class _Phrasing:
     parts: tuple[str, ...]  # the text it needs in a clause, between its `*`s
     at_word: bool  # it counts only where a word starts (`|`, or one character before `*`)
     leading: bool
+    speaker: bool = False
 
     @classmethod
     def of(cls, slot: str, phrase: str, positive: bool) -> _Phrasing:
-        words, _, fixed = phrase.partition("=>")
+        speaker = "@speaker" in phrase
+        words, _, fixed = phrase.replace("@speaker", "").partition("=>")
         source = words.strip()
         whole, marked, leading = (source.startswith(mark) for mark in "^|*")
         text = source[1:] if whole or marked or leading else source
@@ -91,6 +94,7 @@ class _Phrasing:
             parts=tuple(part for part in parts if part),
             at_word=marked or text.find("*") == 1,
             leading=leading,
+            speaker=speaker,
         )
 
     def own(self, m: re.Match[str]) -> set[int]:
@@ -342,7 +346,7 @@ def _claim(
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
         return None  # 我在家做饭: no employer; 手机号被封了: no number
     negated = positive and _negated(clause, m.end(), p.own(m))
-    kind, subject = zh_subject(_drop_object(before)) or last
+    kind, subject = zh_subject(_drop_object(before)) or (("speaker", "") if p.speaker else last)
     after = clause[m.end() :].lstrip(_LEAD)
     end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
     span = range(
@@ -420,7 +424,12 @@ def _drop_object(before: str) -> str:
 
 def _negated(clause: str, end: int, own: set[int]) -> bool:
     """A negation word (不, 没, 不再...) before `end`, as a word of its own: 差不多, 不错 or 不少
-    negate nothing, nor does the phrasing's own 不 (乳糖不耐受, offsets `own`)."""
-    cues = set(slot_table()["cues"]["zh"]["negation"])
+    negate nothing, nor does the phrasing's own 不 (乳糖不耐受, offsets `own`), nor one whose
+    clause ends by saying what goes wrong without it (不喝两瓶啤酒睡不着: a habit, the
+    `without_it` cues)."""
+    zh = slot_table()["cues"]["zh"]
+    if any(tail in clause[end:] for tail in zh["without_it"]):
+        return False
+    cues = set(zh["negation"])
     words = tag_words(normalise(clause))
     return any(w.norm in cues and w.start < end and w.start not in own for w in words)

@@ -105,8 +105,9 @@ def name_at(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
 def mentioned(tokens: Sequence[Token]) -> list[str]:
     """The people a sentence names (entity keys): its names, except those after a preposition
     of place or organisation ("at Lidl", "in Berlin"; but "spoke to Jo") or a determiner ("the
-    Lisbon trip"), and the speaker's relatives ("my dad"); a relative named ("my dad Pete")
-    also gives the alias `relation:dad=person:pete`."""
+    Lisbon trip"), and the speaker's relatives ("my dad", or a word only a relative is called:
+    "sis", "mum"); a relative named ("my dad Pete") also gives the alias
+    `relation:dad=person:pete`."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -119,6 +120,10 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
             else:
                 out.append(relation)
             i = after[1] if after else i + 1
+            continue
+        if tokens[i].text.lower() in _words("bare_relations"):  # "sis moved", "mum's retiring"
+            out.append("relation:" + _full(tokens[i].text.lower()))
+            i += 1
             continue
         found = name_at(tokens, i)
         if found is not None:

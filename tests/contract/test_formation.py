@@ -219,6 +219,12 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("I smoke about ten a day.", "three months without a cigarette today!"),
         ("My manager is Karen.", "karen got promoted, Dev is my boss now"),
         ("My brother Tom lives in Manchester.", "tom's moved down to bristol for his new job"),
+        # a word only a relative is called ("sis") is the sister the pronoun points back to
+        ("My sister lives up in Glasgow.", "sis moved down south, she's renting a flat in Bath"),
+        ("I bank with Barclays.", "Current account switch to Starling went through, finally."),
+        ("I'm a data analyst at Monzo.", "Served my notice and today was day one at Ocado."),
+        ("我每天晚上不喝两瓶啤酒睡不着", "戒酒一个月了，今天体检转氨酶终于正常了"),
+        ("我们组长是老周，人挺好说话的", "老周调去深圳分公司了，新来的领导姓孙"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(

@@ -247,6 +247,14 @@ def test_until_starts_when_said() -> None:
     assert result.expression == "till Friday"
 
 
+def test_a_thing_that_went_through_is_done_not_until() -> None:
+    """ "The switch went through this week" began this week; "through Friday" is until."""
+    done = resolve("The switch went through this week, the old account is closed.")
+    assert done is not None and done.valid_to is None and done.valid_from < SAID
+    still = resolve("I'm at my mum's through Friday.")
+    assert still is not None and still.valid_from == SAID and still.valid_to is not None
+
+
 def test_until_a_past_time_gives_nothing() -> None:
     assert resolve("Until 2018 I lived in Madrid.") is None
 

@@ -27,8 +27,10 @@ _CONNECTOR = re.compile(
     r"\s*(?P<c>to|until|till|til|through|thru|and|-|–|—)\s*(?:the\s+)?", re.IGNORECASE
 )
 _DASHES = ("-", "–", "—")
-_UNTIL_BEFORE = re.compile(
-    r"\b(?:until|till|til|through|up\s+(?:to|until))\s+(?:the\s+)?$|['’]til\s+$", re.IGNORECASE
+_UNTIL_BEFORE = re.compile(  # "went through this week" is done, not "until"
+    r"\b(?:until|till|til|(?<!went\s)(?<!gone\s)(?<!goes\s)(?<!came\s)through|up\s+(?:to|until))"
+    r"\s+(?:the\s+)?$|['’]til\s+$",
+    re.IGNORECASE,
 )
 _OPEN_END = re.compile(r"(?:now|(?:the\s+)?present|date|today)\b", re.IGNORECASE)
 _REL_YEAR = re.compile(r"(?P<y>(?:1[89]|20)\d\d|\d\d)\b(?![-/.:]\d)")

@@ -1,0 +1,76 @@
+"""English values: the noun phrase a phrasing names, after it or right before it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bitemporal_core.language.extract import Token
+from bitemporal_core.language.slots import slot_table
+
+__all__ = ["value_at", "value_before"]
+
+_VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
+_SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
+_MAX_VALUE = 6
+
+
+def value_at(clause: Sequence[Token], at: int) -> str:
+    """The noun phrase starting at `at`: determiners, possessives and adverbs such as "now"
+    skipped, then names, nouns, numbers and adjectives (with "of" between two of them, and
+    "'s" inside a name: "King's College"), at most six words. A first word the tagger took
+    for a verb counts when no object follows it ("allergic to shellfish,")."""
+    if at < len(clause) and _object_pronoun(clause[at]):
+        return ""  # "it drives me mad": the verb's object is a person, no value
+    i = at
+    cues = slot_table()["cues"]["en"]
+    skip, ends = set(cues["value_skip"]), set(cues["value_end"])
+    while i < len(clause) and (
+        (clause[i].pos in _SKIP_POS and clause[i].text not in "£$€")
+        or clause[i].text.lower() in skip
+    ):
+        i += 1
+    words: list[str] = []
+    while i < len(clause) and len(words) < _MAX_VALUE:
+        tok = clause[i]
+        nxt = clause[i + 1] if i + 1 < len(clause) else None
+        named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0
+        joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
+        later = nxt is not None and nxt.pos in _VALUE_POS
+        inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
+        mislabelled = not words and tok.pos == "VERB" and _bare(tok.text, nxt)
+        linked = (joint and bool(words) and later) or inside
+        if not (tok.pos in _VALUE_POS or named or mislabelled or linked):
+            break
+        if words and tok.text.lower() in ends:
+            break
+        words.append(tok.text)
+        i += 1
+    return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _object_pronoun(tok: Token) -> bool:
+    """A personal pronoun as an object ("me", "them"; "her" and "it" when tagged so, not
+    "her car")."""
+    cues = slot_table()["cues"]["en"]
+    low = tok.text.lower()
+    if low in cues["object_pronouns_if_tagged"]:  # "her car", "moved to the US"
+        return tok.tag == "PRP" and tok.text != "US"
+    return low in cues["object_pronouns"]
+
+
+def _bare(word: str, nxt: Token | None) -> bool:
+    """A word tagged as a verb that stands alone as a value: a gerund ("given up running")
+    or a noun the tagger mislabelled, with no object after it."""
+    if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM"):
+        return word.lower().endswith("ing")
+    return word.isalpha() and not word.lower().endswith("ed")
+
+
+def value_before(clause: Sequence[Token], end: int) -> str:
+    """The noun phrase that ends right before `end` ("The Lisbon trip" is off)."""
+    i = end
+    while i > 0 and (clause[i - 1].pos in _VALUE_POS or clause[i - 1].text[:1].isupper()):
+        if clause[i - 1].pos in ("PRON", "DET", "PUNCT"):
+            break
+        i -= 1
+    return " ".join(t.text for t in clause[i:end][-_MAX_VALUE:])

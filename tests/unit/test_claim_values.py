@@ -1,0 +1,76 @@
+"""Where a claim's value ends, which slot a shared phrasing fills, and who a clause is about
+(docs/design.md, "Memory formation": the stop 40 additions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core import default_extractor
+from bitemporal_core.language.claims import claims_of
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.people import mentioned
+from bitemporal_core.language.slots import ClaimDraft
+
+
+def _claims(text: str) -> list[ClaimDraft]:
+    (sentence,) = default_extractor().sentences(text)
+    return [d for d in claims_of(sentence.text, sentence.tokens) if d.rule.startswith("slot:")]
+
+
+def _slots(text: str) -> list[tuple[str, str, str, str, bool, bool]]:
+    return [(d.slot, d.value, d.subject_kind, d.subject, d.positive, d.past) for d in _claims(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a time word after the value ends it
+        ("I started at Google today.", ("employer", "Google", "speaker", "", True, False)),
+        # "today was" is no past state
+        (
+            "Served my notice and today was day one at Ocado.",
+            ("employer", "Ocado", "speaker", "", True, False),
+        ),
+        # a particle between the verb and its place
+        (
+            "My sister lives up in Glasgow with her two cats.",
+            ("residence", "Glasgow", "relation", "sister", True, False),
+        ),
+        # a phrasing three slots share takes a brand for the brand's own slot
+        (
+            "Current account switch to Starling went through this week.",
+            ("bank", "Starling", "speaker", "", True, False),
+        ),
+        ("I switched to the Pixel 8.", ("phone_model", "Pixel 8", "speaker", "", True, False)),
+        (
+            "I switched to Greenfield Academy.",
+            ("school", "Greenfield Academy", "speaker", "", True, False),
+        ),
+        ("The Barclays account is closed now.", ("bank", "Barclays", "speaker", "", False, False)),
+    ],
+)
+def test_english_values_slots_and_tense(
+    text: str, expected: tuple[str, str, str, str, bool, bool]
+) -> None:
+    assert _slots(text) == [expected]
+
+
+def test_a_word_only_a_relative_is_called_is_a_relative_mentioned() -> None:
+    (sentence,) = default_extractor().sentences("Big news: sis finally moved down south.")
+    assert "relation:sister" in mentioned(sentence.tokens)
+    (sentence,) = default_extractor().sentences("My sister moved down south.")
+    assert mentioned(sentence.tokens) == ["relation:sister"]
+
+
+def test_a_chinese_negation_that_says_what_goes_wrong_without_it_is_a_habit() -> None:
+    (habit, *_) = claims_zh("我每天晚上不喝两瓶啤酒睡不着")
+    assert (habit.slot, habit.positive) == ("alcohol", True)
+    (quit, *_) = claims_zh("我不喝酒")
+    assert (quit.slot, quit.positive) == ("alcohol", False)
+
+
+def test_a_chinese_phrasing_marked_for_the_speaker_is_not_the_clause_befores() -> None:
+    manager = [d for d in claims_zh("老周调去深圳分公司了，新来的领导姓孙") if d.slot == "manager"]
+    assert [(d.value, d.subject_kind) for d in manager] == [("孙", "speaker")]
+    commute = [d for d in claims_zh("现在每天骑电驴上下班了") if d.slot == "commute"]
+    assert [d.value for d in commute] == ["电驴"]
