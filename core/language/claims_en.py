@@ -364,7 +364,14 @@ def _value_end(found: _Found, clause: Sequence[Token], at: int) -> int:
     if nxt.kind != "word":
         return len(clause)
     return next(
-        (j for j in range(at + 1, found.end) if _stem(clause[j].text) == nxt.stem), len(clause)
+        (
+            j
+            for j in range(at + 1, found.end)
+            if _stem(clause[j].text) == nxt.stem
+            and not clause[j].text[:1].isupper()
+            and clause[j].pos != "PROPN"
+        ),
+        len(clause),
     )
 
 

@@ -426,10 +426,12 @@ def _negated(clause: str, end: int, own: set[int]) -> bool:
     """A negation word (不, 没, 不再...) before `end`, as a word of its own: 差不多, 不错 or 不少
     negate nothing, nor does the phrasing's own 不 (乳糖不耐受, offsets `own`), nor one whose
     clause ends by saying what goes wrong without it (不喝两瓶啤酒睡不着: a habit, the
-    `without_it` cues)."""
+    `without_it` cues, unless a reason comes between: `without_it_not`)."""
     zh = slot_table()["cues"]["zh"]
-    if any(tail in clause[end:] for tail in zh["without_it"]):
-        return False
+    for tail in zh["without_it"]:
+        at = clause.find(tail, end)
+        if at >= 0 and not any(word in clause[end:at] for word in zh["without_it_not"]):
+            return False  # not 不喝啤酒因为喝了睡不着: a reason, the negation stands
     cues = set(zh["negation"])
     words = tag_words(normalise(clause))
     return any(w.norm in cues and w.start < end and w.start not in own for w in words)

@@ -87,6 +87,23 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
     return nxt is not None and (nxt.pos in _FOLLOWS_NAME or nxt.text.lower() in ("'s", "and"))
 
 
+def _bare_relation(tokens: Sequence[Token], i: int) -> bool:
+    """A word only a relative is called, as the subject of its clause and nobody else's:
+    "sis moved", "mum's retiring"; not "Jake's mum", "his dad", "a dad joke", "thanks bro"."""
+    if tokens[i].text.lower() not in _words("bare_relations"):
+        return False
+    prev = tokens[i - 1] if i else None
+    if prev is not None and (
+        prev.pos in ("DET", "NOUN", "PROPN", "ADJ", "ADP", "PRON")
+        or prev.text.lower() in ("'s", "’s")
+    ):
+        return False
+    j = i + 1
+    while j < len(tokens) and tokens[j].pos == "ADV":  # "sis finally moved"
+        j += 1
+    return j < len(tokens) and (tokens[j].pos in ("VERB", "AUX") or tokens[j].text in ("'s", "’s"))
+
+
 def name_at(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
     """The name starting at token `i` as an entity name and the index after it: honorifics
     are skipped ("Mrs Patel" -> "patel"), a first and last name kept whole."""
@@ -121,7 +138,7 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
                 out.append(relation)
             i = after[1] if after else i + 1
             continue
-        if tokens[i].text.lower() in _words("bare_relations"):  # "sis moved", "mum's retiring"
+        if _bare_relation(tokens, i):  # "sis moved", "mum's retiring"
             out.append("relation:" + _full(tokens[i].text.lower()))
             i += 1
             continue

@@ -55,11 +55,28 @@ def test_english_values_slots_and_tense(
     assert _slots(text) == [expected]
 
 
-def test_a_word_only_a_relative_is_called_is_a_relative_mentioned() -> None:
-    (sentence,) = default_extractor().sentences("Big news: sis finally moved down south.")
-    assert "relation:sister" in mentioned(sentence.tokens)
-    (sentence,) = default_extractor().sentences("My sister moved down south.")
-    assert mentioned(sentence.tokens) == ["relation:sister"]
+def test_a_value_inside_a_phrasing_ends_at_its_next_word_unless_a_name_goes_on() -> None:
+    assert [d.value for d in _claims("Sam's flogged all his fishing gear on eBay")] == ["fishing"]
+    assert [d.value for d in _claims("Tom goes to Greenfield Academy")] == ["Greenfield Academy"]
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        ("Big news: sis finally moved down south.", ["relation:sister"]),
+        ("mum's retiring next year", ["relation:mum"]),
+        ("My sister moved down south.", ["relation:sister"]),
+        ("Jake's mum is a nurse.", ["person:jake"]),  # someone else's
+        ("His dad moved to Spain.", []),
+        ("Thanks bro", []),
+        ("I love a dad joke.", []),
+    ],
+)
+def test_a_word_only_a_relative_is_called_is_a_relative_as_a_subject(
+    text: str, mentions: list[str]
+) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    assert mentioned(sentence.tokens) == mentions
 
 
 def test_a_chinese_negation_that_says_what_goes_wrong_without_it_is_a_habit() -> None:
@@ -67,6 +84,8 @@ def test_a_chinese_negation_that_says_what_goes_wrong_without_it_is_a_habit() ->
     assert (habit.slot, habit.positive) == ("alcohol", True)
     (quit, *_) = claims_zh("我不喝酒")
     assert (quit.slot, quit.positive) == ("alcohol", False)
+    (reason, *_) = claims_zh("我晚上不喝啤酒因为喝了睡不着")  # a reason: the negation stands
+    assert (reason.slot, reason.positive) == ("alcohol", False)
 
 
 def test_a_chinese_phrasing_marked_for_the_speaker_is_not_the_clause_befores() -> None:

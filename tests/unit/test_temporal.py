@@ -251,6 +251,8 @@ def test_a_thing_that_went_through_is_done_not_until() -> None:
     """ "The switch went through this week" began this week; "through Friday" is until."""
     done = resolve("The switch went through this week, the old account is closed.")
     assert done is not None and done.valid_to is None and done.valid_from < SAID
+    going = resolve("The transfer is going through this week.")
+    assert going is not None and going.valid_to is None
     still = resolve("I'm at my mum's through Friday.")
     assert still is not None and still.valid_from == SAID and still.valid_to is not None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,3 +83,31 @@ def test_a_saved_file_reads_back_and_an_older_float32_file_is_converted() -> Non
     foreign.seek(0)
     with np.load(foreign) as saved:
         assert UnitRows.from_arrays(saved, 30) is None
+
+
+def test_a_store_saves_int8_rows_and_rewrites_an_older_float32_file(tmp_path: Path) -> None:
+    """The saved index's embeddings are int8 codes; a float32 file an older version saved is
+    read (converted) and replaced by the codes at the next close."""
+    from bitemporal_core import MemoryStore
+    from bitemporal_core.providers.embeddings import CallableEmbedder
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        return [[float(len(t) % 7 + 1), float(t.count("a") + 1)] + [0.5] * 30 for t in texts]
+
+    embedder = CallableEmbedder(embed, name="toy-32")
+    path = str(tmp_path / "store")
+    with MemoryStore.embedded(path, embedder=embedder, resolver=None) as store:
+        store.remember("Anna drinks tea.", namespace="v")
+        store.remember("We adopted a cat.", namespace="v")
+        first = [h.fact.text for h in store.recall("a cat", namespace="v", k=2)]
+    (saved,) = list((tmp_path / "store.recall").glob("*.vec.npz"))
+    with np.load(saved) as arrays:
+        assert arrays["codes"].dtype == np.int8 and "vectors" not in arrays
+        codes, embedded = arrays["codes"], arrays["embedded"]
+    older = codes.astype(np.float32) * 0.01  # any float32 rows of the right shape
+    with saved.open("wb") as f:
+        np.savez(f, vectors=older, embedded=embedded)
+    with MemoryStore.embedded(path, embedder=embedder, resolver=None) as store:
+        assert [h.fact.text for h in store.recall("a cat", namespace="v", k=2)] == first
+    with np.load(saved) as arrays:
+        assert arrays["codes"].dtype == np.int8 and "vectors" not in arrays

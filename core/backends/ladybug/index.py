@@ -250,11 +250,14 @@ class NamespaceIndex:
             capacity = len(self._cols["vf"])
             self.vectors = UnitRows.empty(capacity, dim)
             self.embedded = np.zeros(capacity, bool)
+        at, kept = [], []
         for vid, vector in rows:
             i = self.row.get(vid)
             if i is not None and vector is not None and len(vector) == dim:
-                self.vectors.set(i, vector)
-                self.embedded[i] = True
+                at.append(i)
+                kept.append(vector)
+        self.vectors.set_many(at, kept)
+        self.embedded[at] = True
 
     def changed(self) -> None:
         self.generation += 1

@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +66,21 @@ class SavedIndexes:
 
     def load_vectors(self, namespace: str, rows: int) -> tuple[UnitRows, np.ndarray] | None:
         """The saved embeddings of a namespace's `rows` versions (zero rows where a version
-        has none) and which have one, or None when there are none of that size."""
+        has none) and which have one, or None when there are none of that size. A file of
+        float32 rows (written before the rows were int8) is converted and deleted, so that
+        `close` saves the int8 rows in its place."""
+        path = self.vectors_file(namespace)
         try:
-            with np.load(self.vectors_file(namespace)) as saved:
+            with np.load(path) as saved:
                 vectors, embedded = UnitRows.from_arrays(saved, rows), saved["embedded"]
-        except (OSError, ValueError, KeyError):
+                older = "codes" not in saved
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             return None
         if vectors is None or embedded.dtype != bool or len(embedded) != rows:
             return None
+        if older and not self.read_only:
+            with contextlib.suppress(OSError):
+                path.unlink()
         return vectors, embedded
 
     def load(self, namespace: str, stamp: tuple[Any, ...]) -> Any | None:

@@ -3,12 +3,13 @@ per row, a quarter of float32's memory.
 
 Each vector is stored as the unit vector it points along (cosine is all a search asks), its
 components divided by the largest one's 1/127 and rounded, so a component is off by at most
-half a step (the row's scale / 2) and a cosine by a few thousandths (docs/design.md, "Compact
+half a step (the row's scale / 2): a cosine by at most the sum of the query's components
+times that, a few thousandths for sentence embeddings (docs/design.md, "Compact
 embeddings"). A search converts the codes a block at a time into a buffer the thread keeps (a
 fresh multi-megabyte array per block costs its page faults every time, several times the
 product), so it never holds a float copy of the whole matrix and runs as fast as a float32
-product: both are bound by reading memory. The database keeps every embedding as given
-(float32); this is only the read model.
+product: both are bound by reading memory. The database keeps every embedding as float32;
+this is only the read model.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _buffer(dim: int) -> npt.NDArray[np.float32]:
     """This thread's conversion buffer for rows of `dim` floats."""
     buffer: npt.NDArray[np.float32] | None = getattr(_buffers, "floats", None)
     if buffer is None or buffer.shape[1] != dim:
-        buffer = np.empty((max(16, _BUFFER_BYTES // (4 * dim)), dim), np.float32)
+        buffer = np.empty((max(16, _BUFFER_BYTES // (4 * max(1, dim))), dim), np.float32)
         _buffers.floats = buffer
     return buffer
 
@@ -81,7 +82,13 @@ class UnitRows:
         """Store `vector` (of `dim` floats) at row `i`."""
         self._put(slice(i, i + 1), np.asarray(vector, np.float32)[None, :])
 
-    def _put(self, rows: slice, floats: npt.NDArray[np.float32]) -> None:
+    def set_many(self, rows: Sequence[int], vectors: Sequence[Sequence[float]]) -> None:
+        """Store each of `vectors` (of `dim` floats) at its row, quantized a block at a time."""
+        for start in range(0, len(rows), _BLOCK):
+            at = np.asarray(rows[start : start + _BLOCK], np.int64)
+            self._put(at, np.asarray(vectors[start : start + _BLOCK], np.float32))
+
+    def _put(self, rows: slice | npt.NDArray[np.int64], floats: npt.NDArray[np.float32]) -> None:
         norms = np.linalg.norm(floats, axis=1)
         unit = floats / np.where(norms > 0, norms, 1.0)[:, None]
         top = np.abs(unit).max(axis=1) if unit.shape[1] else np.zeros(len(unit), np.float32)
@@ -117,6 +124,7 @@ class UnitRows:
         if "codes" in saved and "scales" in saved:
             codes, scales = saved["codes"], saved["scales"]
             ok = codes.dtype == np.int8 and scales.dtype == np.float32 and codes.ndim == 2
+            ok = ok and scales.ndim == 1 and bool(np.isfinite(scales).all())
             return cls(codes, scales) if ok and len(codes) == len(scales) == rows else None
         if "vectors" in saved:
             floats = saved["vectors"]

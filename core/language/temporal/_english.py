@@ -28,7 +28,8 @@ _CONNECTOR = re.compile(
 )
 _DASHES = ("-", "–", "—")
 _UNTIL_BEFORE = re.compile(  # "went through this week" is done, not "until"
-    r"\b(?:until|till|til|(?<!went\s)(?<!gone\s)(?<!goes\s)(?<!came\s)through|up\s+(?:to|until))"
+    r"\b(?:until|till|til|(?<!went\s)(?<!gone\s)(?<!goes\s)(?<!going\s)(?<!came\s)(?<!comes\s)"
+    r"through|up\s+(?:to|until))"
     r"\s+(?:the\s+)?$|['’]til\s+$",
     re.IGNORECASE,
 )
