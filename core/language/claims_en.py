@@ -355,7 +355,8 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
 
 def _value_end(found: _Found, clause: Sequence[Token], at: int) -> int:
     """Where a value inside a phrasing ends: at the phrasing's next word ("sold all his {v}
-    gear": "fishing", not "fishing gear"), else the clause's end."""
+    gear": "fishing", not "fishing gear") unless a name goes on ("goes to {v} academy" keeps
+    "Greenfield Academy"), else at the clause's end."""
     items = found.pattern.items
     kinds = [i.kind for i in items]
     if "{v}" not in kinds or kinds.index("{v}") + 1 >= len(items):
