@@ -30,14 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import load_data, pick_queries, stats_ms
 from bench_store import make_embedder
+from bench_vector_recall import rss_mb
 
 NS = "big"
-
-
-def rss_mb() -> float:
-    """Resident memory now (not the peak), from /proc."""
-    with open(f"/proc/{os.getpid()}/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def mb(nbytes: int) -> float:

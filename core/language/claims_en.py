@@ -156,12 +156,14 @@ class _Found:
     end: int
     value_at: int  # -1: right after the match
     subject_at: int  # -1: none named
+    value_end: int = -1  # where the phrasing's word after a `{v}` inside it matched; -1: none
+    value: str = ""  # the value it names (`_value_of`), once its value was read
 
 
 def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int) -> _Found | None:
     """Match a phrasing at `start` over (lowercase text, stem, tag) words."""
     items = pattern.items
-    marks = {"{v}": -1, "{s}": -1}
+    marks = {"{v}": -1, "{s}": -1, "end": -1}
     exceptions = set(slot_table()["cues"]["en"]["stem_exceptions"])
     intensifiers = set(slot_table()["cues"]["en"]["intensifiers"])
 
@@ -191,6 +193,8 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
                 if j + gap <= len(words):
                     found = walk(i + 1, j + gap)
                     if found is not None:
+                        if item.kind == "{v}" and items[i + 1].kind == "word":
+                            marks["end"] = j + gap  # "sold all his {v} gear"
                         return found
             return None
         if j < len(words) and word_ok(item, j):
@@ -202,7 +206,7 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
     end = walk(0, start)
     if end is None:
         return None
-    return _Found(pattern, start, end, marks["{v}"], marks["{s}"])
+    return _Found(pattern, start, end, marks["{v}"], marks["{s}"], marks["end"])
 
 
 def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Token]]:
@@ -337,10 +341,14 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
     present = {w[1] for w in words}
     taken: list[_Found] = []
     for pattern, _ in _candidates(present):
-        matches = [m for s in range(len(words)) if (m := _match(pattern, words, s)) is not None]
-        matches = [m for m in matches if pattern.value or _fits(pattern, _value_of(clause, m))]
+        matches = [
+            attrs.evolve(m, value=_value_of(clause, m)) if not pattern.value else m
+            for s in range(len(words))
+            if (m := _match(pattern, words, s)) is not None
+        ]
+        matches = [m for m in matches if pattern.value or _fits(pattern, m.value)]
         if brand_slot is not None and not pattern.value:
-            matches = [m for m in matches if _brand_fits(pattern, brand_slot(_value_of(clause, m)))]
+            matches = [m for m in matches if _brand_fits(pattern, brand_slot(m.value))]
         for found in sorted(matches, key=lambda m: (m.end - m.start, m.start)):
             rivals = [
                 f
@@ -353,27 +361,15 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
     return sorted(taken, key=lambda f: f.start)
 
 
-def _value_end(found: _Found, clause: Sequence[Token], at: int) -> int:
-    """Where a value inside a phrasing ends: at the phrasing's next word ("sold all his {v}
-    gear": "fishing", not "fishing gear") unless a name goes on ("goes to {v} academy" keeps
-    "Greenfield Academy"), else at the clause's end."""
-    items = found.pattern.items
-    kinds = [i.kind for i in items]
-    if "{v}" not in kinds or kinds.index("{v}") + 1 >= len(items):
+def _value_end(found: _Found, clause: Sequence[Token]) -> int:
+    """Where a value inside a phrasing ends: where the phrasing's next word matched ("sold all
+    his {v} gear": "fishing", not "fishing gear") unless a name goes on there ("goes to {v}
+    academy" keeps "Greenfield Academy"), else at the clause's end."""
+    end = found.value_end
+    if end < 0 or end >= len(clause):
         return len(clause)
-    nxt = items[kinds.index("{v}") + 1]
-    if nxt.kind != "word":
-        return len(clause)
-    return next(
-        (
-            j
-            for j in range(at + 1, found.end)
-            if _stem(clause[j].text) == nxt.stem
-            and not clause[j].text[:1].isupper()
-            and clause[j].pos != "PROPN"
-        ),
-        len(clause),
-    )
+    named = clause[end].text[:1].isupper() or clause[end].pos == "PROPN"
+    return len(clause) if named else end
 
 
 def _brand_fits(pattern: _Pattern, slot: str) -> bool:
@@ -398,7 +394,7 @@ def _value_of(clause: Sequence[Token], found: _Found) -> str:
     if found.pattern.before:
         return value_before(clause, found.start)
     at = found.value_at if found.value_at >= 0 else found.end
-    value = value_at(clause[: _value_end(found, clause, at)], at)
+    value = value_at(clause[: _value_end(found, clause)], at)
     explicit = any(i.kind == "{v}" for i in found.pattern.items) or found.pattern.before
     if not explicit and found.end < len(clause) and clause[found.end].pos == "PUNCT":
         return ""  # "the trip's off, work won't sign off": no value after the comma
@@ -415,7 +411,7 @@ def _clause_claims(
         if _simile(clause, start):
             continue  # "feels like driving a roller skate"
         spec = slot_table()["slots"][pattern.slot]
-        value = pattern.value or _value_of(clause, found)
+        value = pattern.value or found.value
         upto = " ".join(_norm(t.text) for t in clause[:end])
         is_negated = pattern.positive and negated(clause, start, end)
         # A phrasing whose words say "me" is the speaker's ("they bumped me up to", "they've

@@ -57,8 +57,7 @@ class UnitRows:
         """Rows of floats (any lengths along them), each stored as its unit vector."""
         floats = np.asarray(matrix, np.float32)
         rows = cls.empty(*floats.shape)
-        for start in range(0, len(floats), _BLOCK):
-            rows._put(slice(start, start + _BLOCK), floats[start : start + _BLOCK])
+        rows.set_many(range(len(floats)), floats)
         return rows
 
     @property
@@ -82,7 +81,9 @@ class UnitRows:
         """Store `vector` (of `dim` floats) at row `i`."""
         self._put(slice(i, i + 1), np.asarray(vector, np.float32)[None, :])
 
-    def set_many(self, rows: Sequence[int], vectors: Sequence[Sequence[float]]) -> None:
+    def set_many(
+        self, rows: Sequence[int], vectors: Sequence[Sequence[float]] | npt.NDArray[np.float32]
+    ) -> None:
         """Store each of `vectors` (of `dim` floats) at its row, quantized a block at a time."""
         for start in range(0, len(rows), _BLOCK):
             at = np.asarray(rows[start : start + _BLOCK], np.int64)
