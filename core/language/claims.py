@@ -20,6 +20,7 @@ from bitemporal_core.language.claims_typed import about_claim, typed_claims
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Token, content_terms
+from bitemporal_core.language.extract._lexicon import ADJECTIVES
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
 from bitemporal_core.language.topics import (
@@ -69,16 +70,21 @@ def change_cue(text: str, tokens: Sequence[Token]) -> str:
 def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
-    lowercase "i", so that names count as names wherever the rules look for a capital. A
-    statement in capitals ("GOT PROMOTED TO SENIOR DEV") is read in lowercase: the tagger
+    lowercase "i", so that names count as names wherever the rules look for a capital; not
+    a run that opens with an ordinary adjective ("new sim arrived": a thing, no one named).
+    A statement in capitals ("GOT PROMOTED TO SENIOR DEV") is read in lowercase: the tagger
     takes its words for names."""
-    out = []
+    out: list[Token] = []
     shouted = _shouted(tokens)
+    plain = False  # inside a lowercase run the tagger took for a name that is none
     for tok in tokens:
         if shouted and tok.text.isupper():
             pos = "NOUN" if tok.pos == "PROPN" else tok.pos
             tok = attrs.evolve(tok, text=tok.text.lower(), pos=pos)
         low = tok.text.islower() and tok.text.isalpha()
+        plain = low and tok.pos == "PROPN" and (plain or tok.text in ADJECTIVES)
+        if plain:
+            tok = attrs.evolve(tok, pos="ADJ" if tok.text in ADJECTIVES else "NOUN")
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)

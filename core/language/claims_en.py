@@ -285,6 +285,15 @@ def _has(cue_group: str, words: str) -> bool:
     return any(" " + c + " " in padded or (c.startswith("'") and c in padded) for c in cues)
 
 
+def _without(cue_group: str, words: str) -> str:
+    """The words with the cues of a group taken out ("joseph 's back in the uk" is a
+    return, not "back in" the past)."""
+    padded = " " + words + " "
+    for cue in slot_table()["cues"]["en"][cue_group]:
+        padded = padded.replace(" " + cue + " ", " _ ")
+    return padded.strip()
+
+
 def negated(clause: Sequence[Token], start: int, end: int) -> bool:
     """A negation that bears on the words `start:end`: one of the four words before them or
     inside them ("I'm not at Google", "no food allergies"), or a cessation word after them
@@ -428,7 +437,7 @@ def _clause_claims(
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)
-        past = _has("past_state", upto) or (
+        past = _has("past_state", _without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or _was_before(clause, start))
             and not _has("present", words)

@@ -22,7 +22,7 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_prefixed_names, zh_subject
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, shaped, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
     topic_claims_zh,
@@ -173,6 +173,7 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     for clause in clauses:
         found = _clause_claims(clause, last, said)
         found += _acquired(clause, last, said, {c.slot for c in found})
+        found += _shaped(clause, last, said, {c.slot for c in found})
         said += clause
         if found:
             out.extend(found)
@@ -219,6 +220,43 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
             )
         ]
     return []
+
+
+def _shaped(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
+    """A value known by its shape with no phrasing before it (新的是199 2803 6617: a phone
+    number; a slot's Chinese `shape`), for the clause's subject."""
+    out = []
+    for slot, spec in slot_table()["slots"].items():
+        shape = spec.get("zh", {}).get("shape")
+        m = re.search(shape, clause) if shape and slot not in filled else None
+        if m is None or not shaped(slot, m.group()):
+            continue
+        kind, subject = zh_subject(_drop_object(clause[: m.start()])) or last
+        value = m.group().strip()
+        claim = ClaimDraft(
+            subject_kind=kind,
+            subject=subject,
+            slot=slot,
+            value=value,
+            keys=_keys(spec, value),
+            positive=True,
+            single=spec["cardinality"] == "one",
+            replacing=_cue("replacing", said + clause),
+            additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
+            tentative=_cue("hypothetical", clause),
+            past=_cue("past_state", clause),
+            rule="shape:" + slot,
+        )
+        out.append(claim)
+    return out
+
+
+def _keys(spec: dict[str, Any], value: str) -> tuple[str, ...]:
+    """A value's keys: its digits for a slot with a shape (138 0571 2246 and 13805712246 are
+    one number), else the value and its words."""
+    if spec.get("zh", {}).get("shape"):
+        return (re.sub(r"\D", "", value),)
+    return tuple(sorted({value} | zh_terms(value)))
 
 
 def _brand_after(text: str, measure: str) -> tuple[str, list[Any], str]:
@@ -340,7 +378,9 @@ def _claim(
     if m is None or (p.leading and lead is None):
         return None
     before = clause[: lead.start if lead is not None else m.start()]  # 苏州新家, 我海鲜过敏
-    value = (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star)
+    value = (
+        (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star, p.slot)
+    )
     slot, positive = p.slot, p.positive
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
@@ -358,9 +398,7 @@ def _claim(
         subject=subject,
         slot=slot,
         value=value,
-        keys=tuple(sorted({value} | zh_terms(value) | _moved(spec, p.source, before)))
-        if value
-        else (),
+        keys=tuple(sorted({*_keys(spec, value), *_moved(spec, p.source, before)})) if value else (),
         positive=positive and not negated,
         single=spec["cardinality"] == "one",
         replacing=_cue("replacing", clause)
@@ -396,13 +434,16 @@ def _word_at(clause: str, at: int) -> bool:
     return any(w.start == at for w in tag_words(normalise(clause)))
 
 
-def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool) -> str:
+def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: str) -> str:
     """A phrasing's value: its fixed value, what `*` covers, what follows it, else the object
     said before it (从蓝标辞职, 和陈浩分手, 王者我卸载了)."""
     if fixed is not None:
         return fixed
     star_value = m.group("v") if star and m.groupdict().get("v") else ""
-    value = star_value or clause[m.end() :].lstrip(_LEAD)[:_MAX_VALUE]  # 新换了个号：186...
+    after = clause[m.end() :].lstrip(_LEAD)
+    shape = slot_table()["slots"][slot]["zh"].get("shape")
+    whole = re.match(shape, after) if shape else None  # 手机号138 0571 2246: all of it
+    value = star_value or (whole.group() if whole else after[:_MAX_VALUE])  # 新换了个号：186...
     value = value.strip().rstrip(_TAIL).strip() or value.strip()
     if value.strip(_TAIL):
         return value

@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
+import nicknames
+
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
 from bitemporal_core.language.extract.chinese import tag_words
@@ -357,20 +359,35 @@ def zh_prefixed_names(text: str) -> set[str]:
     }
 
 
+@cache
+def _known_nicknames() -> dict[str, frozenset[str]]:
+    """English first names and what people call them: the slot table's `nicknames` and the
+    `nicknames` package's curated list, without its pairs of two names of their own
+    (Amelia and Emily, Alice and Lisa)."""
+    triplets = nicknames.name_triplets()
+    own: dict[str, set[str]] = {t.name1: set() for t in triplets}
+    for full, relation, short in triplets:
+        if relation == "has_nickname" and short not in own:
+            own[full].add(short)
+    for full, shorts in slot_table()["subjects"]["en"]["nicknames"].items():
+        own.setdefault(full, set()).update(shorts)
+    return {full: frozenset(shorts) for full, shorts in own.items() if shorts}
+
+
 def nickname_of(short: str, name: str) -> bool:
     """Whether `short` may be what people call the person `name` (a stored first name or
     a Chinese full name): the start of it ("rach", Rachel), a pet form of its start
-    ("jonno", "ollie", "katie"), a usual nickname ("mike", Michael; `subjects.en.nicknames`),
-    or a Chinese short form (`zh_aliases`: 建国 for 李建国, 洋子 for 刘洋)."""
+    ("jonno", "ollie", "katie"), a usual nickname ("mike", Michael; "hattie", Harriet:
+    `_known_nicknames`), or a Chinese short form (`zh_aliases`: 建国 for 李建国, 洋子 for 刘洋)."""
     if short == name or not short or not name:
         return False
     if not name.isascii():
         return short in zh_aliases(name)
     first = name.split(" ")[0]
+    if short in _known_nicknames().get(first, ()):
+        return True
     if len(short) < 3 or not short.isalpha() or len(first) <= len(short) - 2:
         return False
-    if short in slot_table()["subjects"]["en"]["nicknames"].get(first, ()):
-        return True
     if short in _words("given_names"):  # a name of its own: a "mary" is not a "mark"
         return False
     if first.startswith(short):

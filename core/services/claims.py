@@ -96,11 +96,15 @@ class Mentions:
     def _named_in_full(self, key: str) -> str | None:
         """The one person mentioned whom a short name not mentioned itself may stand for
         (`nickname_of`: "rach" for Rachel, "jonno" for Jonathan, 洋子 for 刘洋; not "tom"
-        when Tom and Tommy were both mentioned)."""
+        when Tom and Tommy were both mentioned), or the one whose short name was mentioned
+        when a full name comes later ("Joseph" after "Joe")."""
         kind, _, name = key.partition(":")
         if kind != "person" or key in self.recent:
             return None
-        fuller = {k for k in self._people() if nickname_of(name, k.partition(":")[2])}
+        people = self._people()
+        fuller = {k for k in people if nickname_of(name, k.partition(":")[2])}
+        if not fuller:  # "Dev" mentioned, then "Devendra"
+            fuller = {k for k in people if nickname_of(k.partition(":")[2], name)}
         return fuller.pop() if len(fuller) == 1 else None
 
     def _people(self) -> list[str]:

@@ -174,6 +174,8 @@ def test_passing_states_talk_and_additions_retire_nothing(
         ("我发小刘洋在字节做产品经理", "洋子辞职回老家了，现在在税务局上班"),
         ("我爸李建国在县医院当医生", "建国同志今天正式退休啦"),
         ("儿子在实验小学上三年级。", "孩子转学了，现在在育才小学"),
+        ("My daughter Amelia goes to St Bride's primary.", "Millie started at Westfield Academy"),
+        ("My colleague Dev lives in Bath.", "Devendra moved to Leeds last month."),
     ],
 )
 def test_a_person_called_by_a_short_name_or_a_general_word_is_the_one_named(
@@ -190,12 +192,20 @@ def test_a_person_called_by_a_short_name_or_a_general_word_is_the_one_named(
         ("I drive a 2015 VW Golf.", "Picked up a used Kia Niro this morning!"),
         ("我用的华为Mate 40，电池不太行了", "新入了小米14，华为给我妈用了"),
         ("我妈用的还是老年机，只能打电话", "给我妈买了个vivo，她天天刷抖音"),
+        ("My sister Harriet still uses an ancient iPhone 8.", "Hattie finally got a Pixel 8"),
     ],
 )
 def test_a_brand_got_replaces_the_value_of_its_kind(store: MemoryStore, old: str, new: str) -> None:
     """A Kia is a car, a 小米 a phone: getting one replaces the car or phone held."""
     say(store, "b", old, new)
     assert old not in texts(store, "b") and new in texts(store, "b")
+
+
+def test_a_chinese_number_known_by_its_shape_replaces_the_old(store: MemoryStore) -> None:
+    old, new = "我手机号138 0571 2246，快递啥的填这个就行", "换号了啊，新的是199 2803 6617"
+    again = "再发一遍我号码哈，199 2803 6617，别记错了"  # said again: kept
+    say(store, "p", old, new, again)
+    assert old not in texts(store, "p") and {new, again} <= texts(store, "p")
 
 
 def test_a_date_moved_replaces_the_appointment(store: MemoryStore) -> None:

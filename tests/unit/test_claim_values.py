@@ -93,3 +93,36 @@ def test_a_chinese_phrasing_marked_for_the_speaker_is_not_the_clause_befores() -
     assert [(d.value, d.subject_kind) for d in manager] == [("孙", "speaker")]
     commute = [d for d in claims_zh("现在每天骑电驴上下班了") if d.slot == "commute"]
     assert [d.value for d in commute] == ["电驴"]
+
+
+def test_a_lowercase_run_that_opens_with_an_adjective_names_no_one() -> None:
+    """The tagger reads "new sim" as a name; the number after it is the speaker's."""
+    (sentence,) = default_extractor().sentences("new sim arrived, it's 07700 900877 from today")
+    drafts = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot == "phone_number"]
+    assert [(d.subject_kind, d.value) for d in drafts] == [("speaker", "07700 900877")]
+    assert _slots("amy's moved to leeds")[0][2:4] == ("person", "amy")  # still a name
+
+
+def test_a_date_moved_by_an_everyday_verb() -> None:
+    assert _slots("the surgery rang, they've shoved me back to the 21st") == [
+        ("event_date", "21st", "speaker", "", True, False)
+    ]
+
+
+def test_a_chinese_value_known_by_its_shape() -> None:
+    """A phone number with no phrasing before it, and one after a phrasing, whole."""
+    new = claims_zh("换号了啊，新的是199 2803 6617，之前那个过几天就停机了")
+    assert [(d.slot, d.value, d.rule) for d in new if d.slot == "phone_number"] == [
+        ("phone_number", "199 2803 6617", "shape:phone_number")
+    ]
+    old = claims_zh("我手机号138 0571 2246，快递啥的填这个就行")
+    assert [d.value for d in old if d.slot == "phone_number"] == ["138 0571 2246"]
+    assert not [d for d in claims_zh("会议改到2024-05-01") if d.slot == "phone_number"]
+    again = claims_zh("再发一遍我号码哈，138 0571 2246，别记错了")  # the same number: one key
+    assert [d.keys for d in (*old, *again) if d.slot == "phone_number"] == [("13805712246",)] * 2
+
+
+def test_reporting_at_a_new_employer_in_chinese() -> None:
+    found = claims_zh("跳槽成功 下周一去字节报到")
+    assert [(d.slot, d.value) for d in found if d.slot == "employer"] == [("employer", "字节")]
+    assert not [d for d in claims_zh("明天去学校报到") if d.slot == "employer"]

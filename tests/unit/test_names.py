@@ -29,9 +29,14 @@ from tests.unit.test_topics import retired
         ("katie", "katherine", True),
         ("mike", "michael", True),  # a usual nickname (the slot table's list)
         ("bill", "william", True),
+        ("millie", "amelia", True),  # the nicknames package's list
+        ("becs", "rebecca", True),
+        ("emily", "amelia", False),  # two names of their own, though the package pairs them
+        ("lisa", "alice", False),
         ("mark", "marta", False),
         ("jo", "jonathan", False),  # two letters say too little
-        ("tommy", "tom", False),  # longer than the name is not a short form
+        ("jonathan", "jon", False),  # longer than the name is not a short form
+        ("tommy", "tom", True),  # unless people call them so
         ("oliver", "oliver", False),  # the same name is no alias
         ("洋子", "刘洋", True),
         ("建国", "李建国", True),
@@ -260,3 +265,27 @@ def test_called_off_dates_and_moves_stay_data() -> None:
     spec = slot_table()["slots"]["event_date"]
     phrasings = {*spec["en"]["claim"], *spec["zh"]["claim"]}
     assert set(spec["moves"]) <= phrasings and set(spec["moves_nameless"]) <= set(spec["moves"])
+
+
+def test_a_full_name_after_its_short_form_is_the_same_person() -> None:
+    """ "Dev" told first, "Devendra" later; "Joe", then "Joseph": one person, so the later
+    statement changes what the first said of them."""
+    assert retired("My colleague Dev lives in Bath.", "Devendra moved to Leeds last month.") == [0]
+    assert retired("My brother Joe lives in Manchester.", "Joseph moved to Bristol.") == [0]
+    assert retired("My brother Joe lives in Manchester.", "Mark moved to Bristol.") == []
+
+
+def test_someone_back_in_a_place_is_no_past_state() -> None:
+    """ "Joseph's back in the UK, renting in Bristol now" is where he lives now; "back in
+    2019 I lived in Rome" is the past."""
+    assert retired(
+        "My brother Joe lives in Lisbon.", "Joseph's back in the UK, renting in Bristol now."
+    ) == [0]
+    assert retired("I live in Leeds.", "Back in 2019 I lived in Rome.") == []
+
+
+def test_a_brand_someone_uses_is_theirs() -> None:
+    """ "still uses an iPhone 8" holds the phone as "got a Pixel" later replaces it."""
+    assert retired(
+        "My sister Harriet still uses an ancient iPhone 8.", "Harriet finally got a Pixel 8."
+    ) == [0]
