@@ -117,7 +117,11 @@ def test_a_chinese_value_known_by_its_shape() -> None:
     ]
     old = claims_zh("我手机号138 0571 2246，快递啥的填这个就行")
     assert [d.value for d in old if d.slot == "phone_number"] == ["138 0571 2246"]
-    assert not [d for d in claims_zh("会议改到2024-05-01") if d.slot == "phone_number"]
+    for text in ("会议改到2024-05-01", "首付交了1200000", "订单号是20240501123"):
+        assert not [d for d in claims_zh(text) if d.slot == "phone_number"]
+    assert [d.value for d in claims_zh("座机换成了021-64381234") if d.slot == "phone_number"] == [
+        "021-64381234"
+    ]
     again = claims_zh("再发一遍我号码哈，138 0571 2246，别记错了")  # the same number: one key
     assert [d.keys for d in (*old, *again) if d.slot == "phone_number"] == [("13805712246",)] * 2
 
