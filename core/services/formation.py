@@ -225,6 +225,21 @@ def _opened_by_name(st: Analysed, mentions: Mentions) -> tuple[ClaimDraft, ...]:
     )
 
 
+def _carried(
+    st: Analysed, drafts: tuple[ClaimDraft, ...], before: ClaimDraft | None
+) -> tuple[ClaimDraft, ...]:
+    """A Chinese statement without a subject goes on about the one the statement before it
+    in the message was about (老爷子把捷达卖了！提了台比亚迪秦: the father's car), unless it
+    says 我."""
+    if before is None or before.subject_kind in ("speaker", "pronoun") or st.language != "zh":
+        return drafts
+    if zh_says_i(st.text) or any(d.subject_kind != "speaker" for d in drafts):
+        return drafts
+    return tuple(
+        attrs.evolve(d, subject_kind=before.subject_kind, subject=before.subject) for d in drafts
+    )
+
+
 def plan_statements(
     ctx: Services,
     namespace: str,
@@ -243,6 +258,7 @@ def plan_statements(
     facts stored before the message."""
     out: list[Planned] = []
     kept = 0
+    before: ClaimDraft | None = None  # the claim the message's statement before opened with
     for st in statements:
         fact_id = uuid.uuid4().hex
         keep = st.category == MEMORY or ctx.formation.keep == "all"
@@ -253,9 +269,11 @@ def plan_statements(
             continue
         context = [key for key, _ in st.concepts]
         topical = _topical(ctx, namespace, st, mentions, book, at)
+        drafts = _carried(st, _opened_by_name(st, mentions), before)
+        before = drafts[0] if drafts else None
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
-            for d in _opened_by_name(st, mentions)
+            for d in drafts
         ]
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.

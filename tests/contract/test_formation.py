@@ -201,6 +201,16 @@ def test_a_brand_got_replaces_the_value_of_its_kind(store: MemoryStore, old: str
     assert old not in texts(store, "b") and new in texts(store, "b")
 
 
+def test_a_chinese_statement_without_a_subject_goes_on_about_the_one_before(
+    store: MemoryStore,
+) -> None:
+    """老爷子 is the father; "搬到苏州了" after him in the same message is his move, not the
+    speaker's."""
+    say(store, "c", "我住在上海", "我爸住在杭州", "老爷子退休了。搬到苏州了")
+    assert {"我住在上海", "搬到苏州了"} <= texts(store, "c")
+    assert "我爸住在杭州" not in texts(store, "c")
+
+
 def test_a_chinese_number_known_by_its_shape_replaces_the_old(store: MemoryStore) -> None:
     old, new = "我手机号138 0571 2246，快递啥的填这个就行", "换号了啊，新的是199 2803 6617"
     again = "再发一遍我号码哈，199 2803 6617，别记错了"  # said again: kept
