@@ -228,12 +228,13 @@ def _opened_by_name(st: Analysed, mentions: Mentions) -> tuple[ClaimDraft, ...]:
 def _carried(
     st: Analysed, drafts: tuple[ClaimDraft, ...], before: ClaimDraft | None
 ) -> tuple[ClaimDraft, ...]:
-    """A Chinese statement without a subject goes on about the one the statement before it
-    in the message was about (老爷子把捷达卖了！提了台比亚迪秦: the father's car), unless it
-    says 我."""
+    """A Chinese statement that names no one and says no 我 goes on about the one the
+    statement before it in the message was about (老爷子把捷达卖了！提了台比亚迪秦: the
+    father's car). Not English: a sentence that opens with its verb is the speaker's as
+    often ("Dad sold up. Moved to York." scored the same on every set either way)."""
     if before is None or before.subject_kind in ("speaker", "pronoun") or st.language != "zh":
         return drafts
-    if zh_says_i(st.text) or any(d.subject_kind != "speaker" for d in drafts):
+    if any(d.subject_kind != "speaker" for d in drafts) or st.people or zh_says_i(st.text):
         return drafts
     return tuple(
         attrs.evolve(d, subject_kind=before.subject_kind, subject=before.subject) for d in drafts

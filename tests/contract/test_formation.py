@@ -205,10 +205,13 @@ def test_a_chinese_statement_without_a_subject_goes_on_about_the_one_before(
     store: MemoryStore,
 ) -> None:
     """老爷子 is the father; "搬到苏州了" after him in the same message is his move, not the
-    speaker's."""
+    speaker's; 我搬到苏州了 is the speaker's."""
     say(store, "c", "我住在上海", "我爸住在杭州", "老爷子退休了。搬到苏州了")
     assert {"我住在上海", "搬到苏州了"} <= texts(store, "c")
     assert "我爸住在杭州" not in texts(store, "c")
+    say(store, "f", "我住在上海", "我爸住在杭州", "老爷子挺好的。我搬到苏州了")
+    assert "我爸住在杭州" in texts(store, "f")  # 我 says whose move it is
+    assert "我住在上海" not in texts(store, "f")
 
 
 def test_a_chinese_number_known_by_its_shape_replaces_the_old(store: MemoryStore) -> None:
