@@ -12,10 +12,11 @@ from functools import cache
 
 import attrs
 
+from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import is_time
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.people import nickname_of, zh_alias_opening
+from bitemporal_core.language.people import nickname_of, zh_alias_opening, zh_says_i
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
 from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Claim
@@ -32,6 +33,7 @@ __all__ = [
     "resolve",
     "restated",
     "retired_by",
+    "said_about",
     "topic_keys",
     "wanted_keys",
 ]
@@ -197,6 +199,46 @@ def resolve(
         mode=mode,
         context=tuple(sorted(set(context))),
         rule=draft.rule,
+    )
+
+
+def said_about(
+    st: Analysed, mentions: Mentions, before: ClaimDraft | None
+) -> tuple[ClaimDraft, ...]:
+    """A statement's draft claims with the subject the conversation gives those it left to
+    the speaker: the person a Chinese statement opens with by a short name
+    (`_opened_by_name`), or the one the message's statement before was about
+    (`_carried`; `before` is that statement's first claim)."""
+    return _carried(st, _opened_by_name(st, mentions), before)
+
+
+def _opened_by_name(st: Analysed, mentions: Mentions) -> tuple[ClaimDraft, ...]:
+    """The statement's claims, those it gives the speaker handed to the person it opens
+    with when a Chinese statement names someone mentioned by a short name the segmenter
+    does not read as a name (洋子辞职回老家了: 刘洋's job, not the speaker's)."""
+    person = mentions.opening(st.text) if st.language == "zh" else None
+    if person is None:
+        return st.claims
+    name = person.partition(":")[2]
+    return tuple(
+        attrs.evolve(d, subject_kind="person", subject=name) if d.subject_kind == "speaker" else d
+        for d in st.claims
+    )
+
+
+def _carried(
+    st: Analysed, drafts: tuple[ClaimDraft, ...], before: ClaimDraft | None
+) -> tuple[ClaimDraft, ...]:
+    """A Chinese statement that names no one and says no 我 goes on about the one the
+    statement before it in the message was about (老爷子把捷达卖了！提了台比亚迪秦: the
+    father's car). Not English: a sentence that opens with its verb is the speaker's as
+    often ("Dad sold up. Moved to York." scored the same on every set either way)."""
+    if before is None or before.subject_kind in ("speaker", "pronoun") or st.language != "zh":
+        return drafts
+    if any(d.subject_kind != "speaker" for d in drafts) or st.people or zh_says_i(st.text):
+        return drafts
+    return tuple(
+        attrs.evolve(d, subject_kind=before.subject_kind, subject=before.subject) for d in drafts
     )
 
 

@@ -39,6 +39,7 @@ from bitemporal_core.services.claims import (
     resolve,
     restated,
     retired_by,
+    said_about,
     topic_keys,
     wanted_keys,
 )
@@ -211,36 +212,6 @@ def worthiness(ctx: Services, statements: list[Analysed]) -> list[Analysed]:
     return out
 
 
-def _opened_by_name(st: Analysed, mentions: Mentions) -> tuple[ClaimDraft, ...]:
-    """The statement's claims, those it gives the speaker handed to the person it opens
-    with when a Chinese statement names someone mentioned by a short name the segmenter
-    does not read as a name (洋子辞职回老家了: 刘洋's job, not the speaker's)."""
-    person = mentions.opening(st.text) if st.language == "zh" else None
-    if person is None:
-        return st.claims
-    name = person.partition(":")[2]
-    return tuple(
-        attrs.evolve(d, subject_kind="person", subject=name) if d.subject_kind == "speaker" else d
-        for d in st.claims
-    )
-
-
-def _carried(
-    st: Analysed, drafts: tuple[ClaimDraft, ...], before: ClaimDraft | None
-) -> tuple[ClaimDraft, ...]:
-    """A Chinese statement that names no one and says no 我 goes on about the one the
-    statement before it in the message was about (老爷子把捷达卖了！提了台比亚迪秦: the
-    father's car). Not English: a sentence that opens with its verb is the speaker's as
-    often ("Dad sold up. Moved to York." scored the same on every set either way)."""
-    if before is None or before.subject_kind in ("speaker", "pronoun") or st.language != "zh":
-        return drafts
-    if any(d.subject_kind != "speaker" for d in drafts) or st.people or zh_says_i(st.text):
-        return drafts
-    return tuple(
-        attrs.evolve(d, subject_kind=before.subject_kind, subject=before.subject) for d in drafts
-    )
-
-
 def plan_statements(
     ctx: Services,
     namespace: str,
@@ -270,7 +241,7 @@ def plan_statements(
             continue
         context = [key for key, _ in st.concepts]
         topical = _topical(ctx, namespace, st, mentions, book, at)
-        drafts = _carried(st, _opened_by_name(st, mentions), before)
+        drafts = said_about(st, mentions, before)
         before = drafts[0] if drafts else None
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
