@@ -17,7 +17,7 @@ from bitemporal_core.language.claims import (
     mentioned,
     truecased,
 )
-from bitemporal_core.language.clauses import plain_fragment, timed_text
+from bitemporal_core.language.clauses import dependent, plain_fragment, timed_text
 from bitemporal_core.language.detect import AUTO, check_language, has_han, language_of
 from bitemporal_core.language.extract import (
     EXTRACTOR_NAMES,
@@ -87,11 +87,20 @@ def statement_spans(text: str, sentences: Sequence[Sentence]) -> list[tuple[str,
             spans.append((-1, -1, [sentence]))
             continue
         cursor = start + len(said)
-        if spans and spans[-1][0] >= 0 and _fragment(sentence) and _joins(spans[-1][2]):
+        if spans and spans[-1][0] >= 0 and _belongs(sentence, spans[-1][2]):
             spans[-1] = (spans[-1][0], cursor, [*spans[-1][2], sentence])
         else:
             spans.append((start, cursor, [sentence]))
     return [(text[a:b] if a >= 0 else part[0].text.strip(), part) for a, b, part in spans]
+
+
+def _belongs(sentence: Sentence, part: Sequence[Sentence]) -> bool:
+    """Whether a sentence is part of the statement of the sentences before it: a fragment,
+    or a dependent clause after a sentence that did not close ("my number's 07700 900312 if
+    u need it for the booking" is one memory)."""
+    last = part[-1]
+    open_ = last.language == "en" and not last.text.rstrip().endswith((".", "!", "?", "…"))
+    return (_fragment(sentence) and _joins(part)) or (open_ and dependent(sentence.text))
 
 
 def _joins(part: Sequence[Sentence]) -> bool:

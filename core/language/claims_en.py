@@ -8,11 +8,11 @@ from functools import cache, lru_cache
 
 import attrs
 
-from bitemporal_core.language.clauses import is_emoji
+from bitemporal_core.language.clauses import is_emoji, unhyphened
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
-from bitemporal_core.language.people import subject_of
+from bitemporal_core.language.people import owner_in, subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 from bitemporal_core.language.values_en import value_at, value_before
 
@@ -141,9 +141,14 @@ def _candidates(present: set[str]) -> list[tuple[_Pattern, frozenset[str]]]:
 
 
 def _split(phrase: str) -> list[str]:
-    """A phrasing's words, split as the taggers split them ("i'm" -> i 'm, "go-to" -> go to)."""
+    """A phrasing's words, split as the taggers split them ("i'm" -> i 'm, "part-time" ->
+    part time; a `hyphen_compounds` word stays whole, as `clauses` keeps it)."""
     out: list[str] = []
-    for word in phrase.replace("-", " ").split():
+    compounds = set(slot_table()["cues"]["en"]["hyphen_compounds"])
+    words = [
+        w for part in phrase.split() for w in ([part] if part in compounds else part.split("-"))
+    ]
+    for word in words:
         m = re.fullmatch(r"(.+?)('m|'re|'s|'ve|n't|'d|'ll)(/\w+)?", word)
         out.extend([m.group(1) + (m.group(3) or ""), m.group(2)] if m else [word])
     return out
@@ -216,7 +221,7 @@ def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Tok
     who a slot's phrasing is about, not what a change of topic names."""
     current: list[Token] = []
     subjects = set(slot_table()["cues"]["en"]["clause_subjects"])
-    kept = [t for t in tokens if t.text not in ("-", "–")]
+    kept = unhyphened(tokens)
     for i, tok in enumerate(kept):
         low = tok.text.lower()
         nxt = kept[i + 1] if i + 1 < len(kept) else None
@@ -434,6 +439,8 @@ def _clause_claims(
             kind, subject = "speaker", ""
         else:
             kind, subject = subject_of(clause, _start_of(clause, found))
+        if (kind, subject) == ("pronoun", "they"):
+            kind, subject = owner_in(clause[start:end]) or (kind, subject)
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)

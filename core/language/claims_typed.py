@@ -245,28 +245,47 @@ def _named(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             i = max(j, i + 1)
 
 
+_OWNED_BY = frozenset({"'s", "’s"})
+
+
 def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """A brand of a slot's kind got by the subject ("Picked up a used Kia Niro", "got the
-    Pixel 9"): a value of that slot (a car, a phone model, a bank: `topics.category_slot`),
-    after one of the slot table's `acquired` verbs and at most three words."""
+    Pixel 9") or the speaker's own ("my new Honda Jazz"; not "my old Civic"): a value of
+    that slot (a car, a phone model, a bank: `topics.category_slot`), after one of the slot
+    table's `acquired` verbs or `owned` words and at most three words."""
     table = slot_table()
-    verbs = table["cues"]["en"]["acquired"]
+    cues = table["cues"]["en"]
+    verbs, owned, former = cues["acquired"], set(cues["owned"]), set(cues["role_past"])
     words = [norm(t.text) for t in tokens]
+    claimed: set[int] = set()
     for i in range(len(tokens)):
         verb = next((v for v in verbs if words[i : i + len(v.split())] == v.split()), None)
-        if verb is None:
+        if verb is None and words[i] not in owned:
             continue
-        after = i + len(verb.split())
+        after = i + len(verb.split()) if verb is not None else i + 1
         for j in range(after, min(after + 4, len(tokens))):
             word = tokens[j].text  # a brand ("Kia", "iPhone"), not the kind ("a new car")
             named = word[:1].isupper() or word[1:] != word[1:].lower() or tokens[j].pos == "PROPN"
             slot = brand_slot(word) if named else ""
             if slot in table["slots"]:
                 value = value_at(tokens, j)
-                if value and not _not_the_brand(value):
-                    who = _got_for(tokens, after, j) or subject_of(tokens, i)
+                who = _got_for(tokens, after, j) or (
+                    subject_of(tokens, i) if verb else _brand_owner(tokens[after:j], former)
+                )
+                if value and who and j not in claimed and not _not_the_brand(value):
+                    claimed.add(j)
                     yield _draft(tokens, j, slot, value, who, f"brand:{slot}")
                 break
+
+
+def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] | None:
+    """The owner of a brand said after "my": the speaker, unless the words between say it
+    was theirs before ("my old Civic"), is someone's ("my mate's Boxster") or go on to a
+    verb ("my brother got a BMW": the verb's subject's)."""
+    words = {t.text.lower() for t in between}
+    if words & (former | _OWNED_BY) or any(t.pos in ("VERB", "AUX") for t in between):
+        return None
+    return "speaker", ""
 
 
 def _not_the_brand(value: str) -> bool:

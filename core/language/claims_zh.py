@@ -137,6 +137,16 @@ def _cue(group: str, text: str) -> bool:
     return zh_cue_words(slot_table()["cues"]["zh"][group], text)
 
 
+def _resumed(text: str) -> bool:
+    """A state taken up again (这周开始又吃肉了): a change, though it says 又."""
+    return any(cue in text for cue in slot_table()["cues"]["zh"]["resumed"])
+
+
+def _adds(text: str) -> bool:
+    """An addition cue (也, 还, 又...) before a phrasing, unless the state is taken up again."""
+    return _cue("additive", text) and not _resumed(text)
+
+
 def _passing(text: str, clause: str) -> bool:
     """A stopgap (暂时, 只能先) or a time frame (这周, 这几天) in `text` (what the statement says
     before the phrasing) that starts nothing (这周开始, 临时有手术) and, for a frame, in a
@@ -242,7 +252,7 @@ def _shaped(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> 
             positive=True,
             single=spec["cardinality"] == "one",
             replacing=_cue("replacing", said + clause),
-            additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
+            additive=_adds(clause[: m.start()]) or _cue("additive_before", said),
             tentative=_cue("hypothetical", clause),
             past=_cue("past_state", clause),
             rule="shape:" + slot,
@@ -402,10 +412,11 @@ def _claim(
         positive=positive and not negated,
         single=spec["cardinality"] == "one",
         replacing=_cue("replacing", clause)
+        or _resumed(clause)
         or not positive
         or negated
         or bool(spec.get("replacing")),
-        additive=_cue("additive", clause[: m.start()]) or _cue("additive_before", said),
+        additive=_adds(clause[: m.start()]) or _cue("additive_before", said),
         tentative=_cue("hypothetical", clause) or _passing(said + clause[: m.start()], clause),
         past=_cue("past_state", clause),
         rule="slot:" + slot + " '" + p.source + "'",

@@ -1,22 +1,37 @@
 """Which part of a statement its valid time comes from: not a wish or plan said after the
 main clause ("gave up Japanese, started Spanish, want to go to Barcelona next year": the
-switch is now, not next year)."""
+switch is now, not next year), and where statements and clauses split (`ZH_CLAUSES`,
+`dependent`, `unhyphened`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
+from bitemporal_core.language.extract import Token
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["ZH_CLAUSES", "is_emoji", "plain_fragment", "timed_text", "words_in"]
+__all__ = [
+    "ZH_CLAUSES",
+    "dependent",
+    "is_emoji",
+    "plain_fragment",
+    "timed_text",
+    "unhyphened",
+    "words_in",
+]
 
 _EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
 _EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"  # the symbols chat uses as punctuation
-ZH_CLAUSES = re.compile("[，,；;。！!？?\n" + _EMOJI + "]+|(?:但是|不过(?!敏)|所以|然后|而且)")
-"""Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation) and
-clause-joining words (不过 "but", not the 不过 of 不过敏 "not allergic"); the Chinese claim
-rules read the same clauses."""
+ZH_CLAUSES = re.compile(
+    "[，,；;。！!？?\n" + _EMOJI + "]+|(?:但是|不过(?!敏)|所以|然后|而且)"
+    "|(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])"
+)
+"""Where a Chinese statement's clauses end: punctuation, emoji (used as punctuation),
+clause-joining words (不过 "but", not the 不过 of 不过敏 "not allergic") and a space between
+two characters (chat's comma: 之前那个号停机了哈 新号186…); the Chinese claim rules read the
+same clauses."""
 
 
 @cache
@@ -79,6 +94,36 @@ def plain_fragment(text: str) -> bool:
         and not any(ch.isdigit() for ch in text)
         and not (_blockers().search(text))
     )
+
+
+def dependent(text: str) -> bool:
+    """Whether an English sentence opens with a subordinating word ("if u need it for the
+    booking"): a clause the splitter cut from the sentence it depends on."""
+    low = " " + " ".join(text.lower().split()[:2]) + " "
+    return any(
+        low.startswith(" " + w + " ") for w in slot_table()["cues"]["en"]["dependent_openers"]
+    )
+
+
+def unhyphened(tokens: Sequence[Token]) -> list[Token]:
+    """The tokens without hyphens ("gluten-free" reads as "gluten free"), except that a
+    compound of the slot table's `hyphen_compounds` is one word ("my new go-to spot" says no
+    "going to")."""
+    compounds = set(slot_table()["cues"]["en"]["hyphen_compounds"])
+    kept: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if i + 2 < len(tokens) and tokens[i + 1].text == "-":
+            joined = f"{tok.text}-{tokens[i + 2].text}"
+            if joined.lower() in compounds:
+                kept.append(Token(text=joined, pos="NOUN", tag="NN"))
+                i += 3
+                continue
+        if tok.text not in ("-", "–"):
+            kept.append(tok)
+        i += 1
+    return kept
 
 
 _WORD = re.compile(r"[A-Za-z0-9'’]+")

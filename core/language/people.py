@@ -27,6 +27,7 @@ __all__ = [
     "named_subject",
     "names_person",
     "nickname_of",
+    "owner_in",
     "says_i",
     "share_a_name",
     "subject_of",
@@ -163,6 +164,19 @@ def subject_of(clause: Sequence[Token], start: int) -> tuple[str, str]:
     the speaker ("I", "we", "Sam and I"), a pronoun to resolve, "my sister" (a relation),
     "my brother Tom" or "Tom" or "Jake's" (a person), else the speaker."""
     return _subject(clause, start) or ("speaker", "")
+
+
+def owner_in(tokens: Sequence[Token]) -> tuple[str, str] | None:
+    """Whose thing a phrasing names when its subject is an impersonal "they" ("they've
+    pushed his op back", "they moved my appointment"): the first possessive's owner."""
+    owners = slot_table()["subjects"]["en"]["third_possessive"]
+    for tok in tokens:
+        low = tok.text.lower()
+        if low in _words("speaker_possessive"):
+            return "speaker", ""
+        if low in owners:
+            return "pronoun", str(owners[low])
+    return None
 
 
 def named_subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
@@ -319,7 +333,13 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     ):
         return "person", named  # 小王被阿里挖走了: a clause that starts with a name
     short = _ZH_NAME.match(head)
-    if short and len(head) <= 4 and head[0] in starts and head[:1] not in subjects["speaker"]:
+    if (
+        short
+        and len(head) <= 4
+        and head[0] in starts
+        and head[:1] not in subjects["speaker"]
+        and short.group(0)[-1] not in subjects["not_name_ends"]  # 秦也卖掉了: the car 秦, too
+    ):
         return "person", short.group(0)  # "婚礼改到" is no one's name
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from bitemporal_core.language.claims_en import clauses, ended_for, keys_of, norm
+from bitemporal_core.language.claims_en import clauses, ended_for, is_time, keys_of, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
@@ -447,7 +447,8 @@ def topic_claims_zh(
         at = clause.find(cue.split("*", 1)[0])
         words = tag_words(normalise(clause))
         after = [w for w in words if w.end > at]
-        keys = tuple(sorted(zh_terms(clause) | zh_names(words) | verb_keys(after) | setup))
+        found = zh_terms(clause) | zh_names(words) | verb_keys(after) | setup
+        keys = tuple(sorted(k for k in found if not is_time(k)))  # 一下午 names no topic
         last, setup = subject(clause[:at]) or last, set()
         if keys:
             out.append(_draft(*last, clause, keys, cue))

@@ -37,7 +37,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
         later = nxt is not None and nxt.pos in _VALUE_POS
         inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
-        mislabelled = not words and tok.pos == "VERB" and _bare(tok.text, nxt)
+        mislabelled = not words and tok.pos == "VERB" and _bare(tok, nxt)
         linked = (joint and bool(words) and later) or inside
         if not (tok.pos in _VALUE_POS or named or mislabelled or linked):
             break
@@ -58,9 +58,13 @@ def _object_pronoun(tok: Token) -> bool:
     return low in cues["object_pronouns"]
 
 
-def _bare(word: str, nxt: Token | None) -> bool:
+def _bare(tok: Token, nxt: Token | None) -> bool:
     """A word tagged as a verb that stands alone as a value: a gerund ("given up running")
-    or a noun the tagger mislabelled, with no object after it."""
+    or a noun the tagger mislabelled, with no object after it; not a verb in the past tense
+    ("the team I follow lost again")."""
+    word = tok.text
+    if tok.tag in ("VBD", "VBN"):
+        return False
     if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM"):
         return word.lower().endswith("ing")
     return word.isalpha() and not word.lower().endswith("ed")

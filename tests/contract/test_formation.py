@@ -248,6 +248,17 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("I'm a data analyst at Monzo.", "Served my notice and today was day one at Ocado."),
         ("我每天晚上不喝两瓶啤酒睡不着", "戒酒一个月了，今天体检转氨酶终于正常了"),
         ("我们组长是老周，人挺好说话的", "老周调去深圳分公司了，新来的领导姓孙"),
+        # stop 42: a manager named before the phrasing, a brand after "my", whose op "they"
+        # moved, a number with "if..." after it, a pet mourned by name, Chinese endings
+        ("My manager is Ruth Okafor.", "Ruth left, and Sam Ito is taking over as my manager."),
+        ("My car is a Toyota Yaris.", "my new Honda Jazz is brilliant on fuel"),
+        ("dad's hip op is on the 3rd of june", "they've pushed his op back to the 17th"),
+        ("my number is 07700 900111 if you need it", "new number is 07700 900222"),
+        ("I have a cat called Mochi.", "rip mochi, we had to say goodbye today"),
+        ("我吃素好几年了", "医生让我补铁，这周开始又吃肉了"),
+        ("我妈在妇幼医院当护士", "我妈上周办完退休手续了"),
+        ("办了张健身房的年卡", "健身卡转让出去了 以后去游泳"),
+        ("我爸烟瘾很大，一天一包", "我爸出院到现在，一根都没抽"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
@@ -265,6 +276,10 @@ def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
         ("My brother Tom lives in Manchester.", "Tom's new flat in Manchester has a balcony"),
         ("I bank with Barclays.", "opened a savings account with Marcus, better interest"),
         ("Our energy supplier is British Gas.", "Our neighbours switched to Octopus."),
+        # stop 42: someone else's brand after "my", a team that lost, a new car said again
+        ("I drive a Mazda MX-5.", "had a spin in my cousin's Porsche Cayman today"),
+        ("I've supported Leeds United for years.", "The team I follow lost again, typical"),
+        ("我开的是一辆大众朗逸", "我又买了一辆车，给我老婆开"),
     ],
 )
 def test_a_restated_value_a_second_account_and_the_neighbours_retire_nothing(

@@ -1,0 +1,128 @@
+"""Readings added in stop 42 (docs/design.md, "Memory formation"): whose thing a phrasing
+names, what a value may be, where a statement ends, and the Chinese clause and cue rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core import default_extractor
+from bitemporal_core.language.analysis import Analyser
+from bitemporal_core.language.claims import claims_of
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.slots import ClaimDraft
+
+
+def _drafts(text: str) -> list[ClaimDraft]:
+    (sentence,) = default_extractor().sentences(text)
+    return list(claims_of(sentence.text, sentence.tokens))
+
+
+def _of(text: str, slot: str) -> list[tuple[str, str, str, bool]]:
+    return [
+        (d.value, d.subject_kind, d.subject, d.positive) for d in _drafts(text) if d.slot == slot
+    ]
+
+
+def test_a_verb_in_the_past_is_no_value() -> None:
+    """ "the team I follow lost": "follow {v}" finds no team in the verb after it."""
+    assert _of("The hockey team I follow lost again on Sunday.", "team") == []
+    assert _of("I follow Leeds United.", "team") == [("Leeds United", "speaker", "", True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Good news, Marta Lind is taking over as my manager next month.",
+        "Marta Lind is my new manager.",
+        "My brother says Marta Lind is my manager now.",  # the speaker's manager all the same
+    ],
+)
+def test_a_manager_named_before_the_phrasing_is_the_speakers(text: str) -> None:
+    assert _of(text, "manager") == [("Marta Lind", "speaker", "", True)]
+
+
+def test_an_impersonal_they_leaves_the_thing_to_its_owner() -> None:
+    """ "they've moved his op": the date is his, "they moved my appointment": mine."""
+    assert _of("they've pushed his surgery back to the 30th", "event_date") == [
+        ("30th", "pronoun", "he", True)
+    ]
+    assert _of("they pushed my scan back to the 4th", "event_date") == [
+        ("4th", "speaker", "", True)
+    ]
+
+
+def test_a_clause_cut_after_an_unclosed_sentence_stays_in_its_statement() -> None:
+    analysed = Analyser().analyse("my number's 07700 900456 if anyone needs it for the form")
+    assert [a.text for a in analysed] == [
+        "my number's 07700 900456 if anyone needs it for the form"
+    ]
+    apart = Analyser().analyse("I moved to York. If you visit, call me.")
+    assert len(apart) == 2  # a closed sentence keeps its own
+
+
+def test_a_brand_after_my_is_the_speakers_unless_it_was_or_is_someone_elses() -> None:
+    assert _of("my new Honda Jazz is brilliant", "car") == [("Honda Jazz", "speaker", "", True)]
+    assert _of("my old Honda Jazz finally died", "car") == []
+    assert _of("had a spin in my cousin's Porsche Cayman today", "car") == []
+    assert _of("my dad's iPhone is cracked", "phone_model") == [("iPhone", "relation", "dad", True)]
+
+
+def test_a_go_to_place_is_no_trip_and_is_a_favourite() -> None:
+    drafts = _drafts("Sakura Bar is my new go-to spot for lunch.")
+    assert not [d for d in drafts if d.slot == "trip"]
+    assert [(d.slot, d.value) for d in drafts if d.slot.startswith("favourite")] == [
+        ("favourite:goto", "Sakura Bar")
+    ]
+    assert _of("I'm going to Oslo for a week.", "trip") == [("Oslo", "speaker", "", True)]
+
+
+def test_a_pet_put_to_sleep_or_mourned_by_name_ends() -> None:
+    assert ("pepper", "speaker", "", False) in _of("rip pepper, so sad today", "pet")
+    assert [p for *_, p in _of("we had to have her put to sleep", "pet")] == [False]
+
+
+def test_a_present_tense_last_is_no_ending() -> None:
+    """ "{v} lasted like a week" ends a diet; "the battery lasts like a day" ends nothing."""
+    assert not [d for d in _drafts("my battery lasts like a day now") if not d.positive]
+
+
+def test_a_space_between_chinese_characters_ends_a_clause() -> None:
+    found = [
+        d
+        for d in claims_zh("以前那个号不用了哈 新号139 1234 5678 存一下")
+        if d.slot == "phone_number"
+    ]
+    assert [(d.value, d.past) for d in found] == [("139 1234 5678", False)]
+
+
+def test_an_adverb_after_a_surname_character_makes_no_name() -> None:
+    """秦也卖掉了: the car 秦 was sold too, not a person 秦也."""
+    drafts = claims_zh("秦也卖掉了，现在开的是小鹏P7")
+    assert {(d.subject_kind, d.subject) for d in drafts} == {("speaker", "")}
+    assert ("car", "小鹏P7", True) in [(d.slot, d.value, d.positive) for d in drafts]
+
+
+def test_a_state_taken_up_again_replaces_but_another_one_adds() -> None:
+    (diet,) = [d for d in claims_zh("医生让我补铁，下周开始又吃肉了") if d.slot == "diet"]
+    assert (diet.value, diet.replacing, diet.additive) == ("吃肉", True, False)
+    (car,) = [d for d in claims_zh("我又买了一辆车") if d.slot == "car"]
+    assert car.additive
+
+
+def test_working_somewhere_as_something_in_chinese_names_the_employer() -> None:
+    found = [(d.slot, d.value, d.subject) for d in claims_zh("我姐在儿童医院当医生")]
+    assert ("employer", "儿童医院", "姐姐") in found
+    assert not [d for d in claims_zh("我在家当全职妈妈") if d.slot == "employer"]
+
+
+def test_a_chinese_topic_names_no_time_of_day() -> None:
+    topics = [d for d in claims_zh("开了一上午关于新的考勤系统的会") if d.slot == "topic"]
+    assert topics
+    assert all("上午" not in d.keys for d in topics)
+
+
+def test_chinese_endings_of_a_gym_card_and_of_smoking() -> None:
+    (gym,) = [d for d in claims_zh("健身卡转让出去了 以后去游泳") if d.slot == "gym"]
+    assert (gym.value, gym.positive) == ("健身卡", False)
+    smoking = [d for d in claims_zh("我爸出院到现在一根都没抽") if d.slot == "smoking"]
+    assert [(d.subject, d.positive) for d in smoking] == [("爸爸", False)]
