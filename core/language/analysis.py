@@ -30,6 +30,7 @@ from bitemporal_core.language.extract import (
 from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, field_terms
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.nearness import Floors
+from bitemporal_core.language.people import zh_mentioned
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
 from bitemporal_core.language.worthiness import MEMORY, category
 from bitemporal_core.model import UNSET, Unset
@@ -331,7 +332,7 @@ class Analyser:
             claims=drafts,
             change=change,
             language=lang,
-            people=tuple(mentioned(truecased(tokens))),
+            people=tuple(mentioned(truecased(tokens)) if lang == "en" else zh_mentioned(text)),
         )
 
     def valid_time(

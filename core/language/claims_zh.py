@@ -391,7 +391,7 @@ def _claim(
     value = (
         (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star, p.slot)
     )
-    slot, positive = p.slot, p.positive
+    slot, positive = _slot_of(p, value), p.positive
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
         return None  # 我在家做饭: no employer; 手机号被封了: no number
@@ -432,6 +432,20 @@ def _word_before(clause: str, at: int) -> Word | None:
     while words and (words[-1].norm in skip or len(words[-1].norm) < 2):
         words.pop()
     return words[-1] if words else None
+
+
+def _slot_of(p: _Phrasing, value: str) -> str:
+    """The slot a value's shape says it is of, for a phrasing two slots share (`values_of`:
+    去实验小学报到 is a school, 去字节报到 an employer; 在北京大学工作 stays an employer)."""
+    shapes = slot_table()["slots"][p.slot]["zh"].get("values_of", {})
+    return next(
+        (
+            other
+            for other, rule in shapes.items()
+            if p.source in rule["phrasings"] and re.search(rule["shape"], value)
+        ),
+        p.slot,
+    )
 
 
 def _fits_zh(spec: dict[str, Any], value: str) -> bool:

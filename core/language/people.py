@@ -32,6 +32,7 @@ __all__ = [
     "share_a_name",
     "subject_of",
     "zh_alias_opening",
+    "zh_mentioned",
     "zh_prefixed_names",
     "zh_says_i",
     "zh_subject",
@@ -344,6 +345,26 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""
     return None
+
+
+def zh_mentioned(text: str) -> list[str]:
+    """The relative a Chinese statement names (我哥李强, 我家儿子豆豆): the person and the
+    alias `relation:哥哥=person:李强`, as `mentioned` gives for "my brother Tom", so that a
+    later 我哥 or 小家伙 is the same person."""
+    subjects = slot_table()["subjects"]["zh"]
+    aliases = subjects["relation_aliases"]
+    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
+        at = text.find(relation)
+        if at < 0 or (relation not in aliases and not text[:at].endswith(tuple(_ZH_MINE))):
+            continue
+        name = _zh_name(text[at + len(relation) :])
+        if name:
+            full = aliases.get(relation, relation)
+            return ["person:" + name, f"relation:{full}=person:{name}"]
+    return []
+
+
+_ZH_MINE = ("我", "我家", "我们家", "咱家")
 
 
 def _zh_owned(text: str) -> str:

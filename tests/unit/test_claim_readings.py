@@ -126,3 +126,24 @@ def test_chinese_endings_of_a_gym_card_and_of_smoking() -> None:
     assert (gym.value, gym.positive) == ("健身卡", False)
     smoking = [d for d in claims_zh("我爸出院到现在一根都没抽") if d.slot == "smoking"]
     assert [(d.subject, d.positive) for d in smoking] == [("爸爸", False)]
+
+
+def test_a_chinese_relative_named_once_is_mentioned_with_the_name() -> None:
+    (statement,) = Analyser().analyse("我家女儿果果在彩虹幼儿园上中班", speaker="user")
+    assert statement.people == ("person:果果", "relation:女儿=person:果果")
+    (plain,) = Analyser().analyse("我在杭州上班", speaker="user")
+    assert plain.people == ()
+
+
+def test_a_school_reported_at_is_a_school_and_a_university_worked_at_an_employer() -> None:
+    found = [(d.slot, d.value) for d in claims_zh("小家伙今天去育英小学报到了")]
+    assert ("school", "育英小学") in found
+    assert ("employer", "北京大学") in [(d.slot, d.value) for d in claims_zh("我在北京大学工作")]
+    assert [d.slot for d in claims_zh("下周一去字节报到") if d.value == "字节"] == ["employer"]
+
+
+def test_a_chinese_promotion_names_the_new_title() -> None:
+    assert [(d.slot, d.value) for d in claims_zh("我升产品经理了") if d.slot == "job_title"] == [
+        ("job_title", "产品经理")
+    ]
+    assert not [d for d in claims_zh("我升级了系统") if d.slot == "job_title"]
