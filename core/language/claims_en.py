@@ -532,11 +532,13 @@ def _start_of(clause: Sequence[Token], found: _Found) -> int:
 
 
 def _fits(pattern: _Pattern, value: str) -> bool:
-    """A value the phrasing asks for must be there, and (outside dated slots) be more than
-    a time ("got moved to Tuesday" is no move)."""
+    """A value the phrasing asks for must be there, be none of the slot's `not_values` and
+    (outside dated slots) be more than a time ("got moved to Tuesday" is no move)."""
     explicit = any(i.kind == "{v}" for i in pattern.items) or pattern.before
     if not value:
         return not explicit
+    if value.lower() in slot_table()["slots"][pattern.slot]["en"].get("not_values", ()):
+        return False  # "been made redundant" is no job title
     shape = slot_table()["slots"][pattern.slot].get("value_pattern")
     if shape and not re.match(shape, value):
         return False

@@ -147,3 +147,18 @@ def test_a_chinese_promotion_names_the_new_title() -> None:
         ("job_title", "产品经理")
     ]
     assert not [d for d in claims_zh("我升级了系统") if d.slot == "job_title"]
+
+
+def test_a_promotion_told_casually_names_the_title_but_redundancy_does_not() -> None:
+    assert _of("got bumped to senior engineer after my review", "job_title") == [
+        ("senior engineer", "speaker", "", True)
+    ]
+    assert _of("I've been made head chef", "job_title") == [("head chef", "speaker", "", True)]
+    assert _of("I've been made redundant", "job_title") == []
+    assert _of("my train got bumped to Friday", "job_title") == []
+
+
+def test_not_a_single_cigarette_ends_smoking_for_the_one_said_of() -> None:
+    assert _of("he hasn't had a single cigarette since March", "smoking") == [
+        ("", "pronoun", "he", False)
+    ]
