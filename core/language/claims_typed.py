@@ -47,7 +47,9 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
     (`found`) did not fill."""
     slots = {c.slot for c in found}
     out: list[ClaimDraft] = []
-    drafts = chain(_shaped(tokens), _roles(tokens), _named(tokens), _acquired(tokens))
+    drafts = chain(
+        _shaped(tokens), _roles(tokens), _named(tokens), _acquired(tokens), _titled(tokens)
+    )
     for draft in islice(drafts, MAX_TYPED):
         key = (draft.subject_kind, draft.subject, draft.slot)
         if draft.slot not in slots and all((c.subject_kind, c.subject, c.slot) != key for c in out):
@@ -276,6 +278,29 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
                     claimed.add(j)
                     yield _draft(tokens, j, slot, value, who, f"brand:{slot}")
                 break
+
+
+_TITLE_BREAKS = frozenset({":", "-", "–", "—"})
+
+
+def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """A new title said without a verb ("senior analyst as of today", "made it official:
+    senior designer"): a rank and a title word (the slot table's `ranks`, `titles`) that open
+    the statement or follow a colon, at most two words apart; the speaker's."""
+    spec = slot_table()["slots"]["job_title"]["en"]
+    ranks, titles, openers = set(spec["ranks"]), set(spec["titles"]), set(spec["title_openers"])
+    words = [t.text.lower() for t in tokens]
+    starts = [0] + [i + 1 for i, w in enumerate(words) if w in _TITLE_BREAKS]
+    for start in starts:
+        i = start
+        while i < len(words) and words[i] in openers:
+            i += 1
+        if i >= len(words) or words[i] not in ranks:
+            continue
+        end = next((j for j in range(i + 1, min(i + 4, len(words))) if words[j] in titles), None)
+        if end is not None and all(t.pos in ("NOUN", "ADJ", "PROPN") for t in tokens[i + 1 : end]):
+            value = " ".join(t.text for t in tokens[i : end + 1])
+            yield _draft(tokens, i, "job_title", value, ("speaker", ""), "title:job_title")
 
 
 def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] | None:

@@ -162,3 +162,29 @@ def test_not_a_single_cigarette_ends_smoking_for_the_one_said_of() -> None:
     assert _of("he hasn't had a single cigarette since March", "smoking") == [
         ("", "pronoun", "he", False)
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("principal engineer as of Monday!!", "principal engineer"),
+        ("Officially lead data scientist from this week", "lead data scientist"),
+        ("the boss called me in and made it official: head chef.", "head chef"),
+    ],
+)
+def test_a_new_title_said_without_a_verb_is_the_speakers(text: str, title: str) -> None:
+    assert [(d.value, d.subject_kind) for d in _drafts(text) if d.slot == "job_title"] == [
+        (title, "speaker")
+    ]
+
+
+def test_a_title_inside_a_sentence_or_made_official_by_a_couple_is_not_a_new_title() -> None:
+    assert not [
+        d for d in _drafts("I asked the senior developer about it") if d.slot == "job_title"
+    ]
+    assert not [
+        d for d in _drafts("my boss made it official: pay rises in May") if d.slot == "relationship"
+    ]
+    assert [d.value for d in _drafts("Sam and I made it official") if d.slot == "relationship"] == [
+        "in a relationship"
+    ]
