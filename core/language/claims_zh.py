@@ -393,8 +393,8 @@ def _claim(
     )
     slot, positive = _slot_of(p, value), p.positive
     spec = slot_table()["slots"][slot]
-    if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value):
-        return None  # 我在家做饭: no employer; 手机号被封了: no number
+    if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value, p.source):
+        return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
     negated = positive and _negated(clause, m.end(), p.own(m))
     kind, subject = zh_subject(_drop_object(before)) or (("speaker", "") if p.speaker else last)
     after = clause[m.end() :].lstrip(_LEAD)
@@ -448,9 +448,15 @@ def _slot_of(p: _Phrasing, value: str) -> str:
     )
 
 
-def _fits_zh(spec: dict[str, Any], value: str) -> bool:
-    """Whether a value has the shape the slot's Chinese phrasings require, if any."""
-    pattern = spec.get("zh", {}).get("value_pattern")
+def _fits_zh(spec: dict[str, Any], value: str, source: str = "") -> bool:
+    """Whether a value has the shape the slot's Chinese phrasings require, if any, and the
+    shape of a title where a phrasing reads one only so (`titled`: 现在是产品经理, not
+    现在是晚上; 升销售主管了, not 升级了)."""
+    zh = spec.get("zh", {})
+    titled = zh.get("titled")
+    if titled and source in titled["phrasings"] and not re.search(titled["shape"], value):
+        return False
+    pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 
 

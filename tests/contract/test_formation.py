@@ -260,6 +260,7 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("办了张健身房的年卡", "健身卡转让出去了 以后去游泳"),
         ("我爸烟瘾很大，一天一包", "我爸出院到现在，一根都没抽"),
         ("我家女儿果果在彩虹幼儿园上中班", "小家伙今天去育英小学报到了"),
+        ("我现在是市场助理，天天做表", "升市场主管了🎉 晚上吃顿好的"),
         (
             "I'm a junior designer at Kestrel.",
             "passed probation and got bumped to mid-level designer",

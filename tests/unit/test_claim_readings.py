@@ -142,11 +142,24 @@ def test_a_school_reported_at_is_a_school_and_a_university_worked_at_an_employer
     assert [d.slot for d in claims_zh("下周一去字节报到") if d.value == "字节"] == ["employer"]
 
 
-def test_a_chinese_promotion_names_the_new_title() -> None:
-    assert [(d.slot, d.value) for d in claims_zh("我升产品经理了") if d.slot == "job_title"] == [
-        ("job_title", "产品经理")
-    ]
-    assert not [d for d in claims_zh("我升级了系统") if d.slot == "job_title"]
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("我升产品经理了", "产品经理"),
+        ("姐妹们我升领班啦", "领班"),
+        ("转正了，现在是设计师了", "设计师"),
+        ("我现在是运营助理，天天打杂", "运营助理"),
+        ("我在一家外企做财务专员", "财务专员"),
+        ("我在超市当店员", "店员"),
+    ],
+)
+def test_a_chinese_title_is_read_where_it_has_a_titles_shape(text: str, title: str) -> None:
+    assert [d.value for d in claims_zh(text) if d.slot == "job_title"] == [title]
+
+
+@pytest.mark.parametrize("text", ["我升级了系统", "我是个急性子", "现在是晚上了", "我在家做饭"])
+def test_no_chinese_title_without_a_titles_shape(text: str) -> None:
+    assert not [d for d in claims_zh(text) if d.slot == "job_title"]
 
 
 def test_a_promotion_told_casually_names_the_title_but_redundancy_does_not() -> None:
@@ -188,3 +201,10 @@ def test_a_title_inside_a_sentence_or_made_official_by_a_couple_is_not_a_new_tit
     assert [d.value for d in _drafts("Sam and I made it official") if d.slot == "relationship"] == [
         "in a relationship"
     ]
+
+
+def test_chinese_homes_bought_and_a_new_city_called_home() -> None:
+    assert [d.value for d in claims_zh("我们在无锡新区买了套房") if d.slot == "residence"] == [
+        "无锡新区"
+    ]
+    assert [d.value for d in claims_zh("以后就是厦门人了") if d.slot == "residence"] == ["厦门"]
