@@ -71,20 +71,23 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
     lowercase "i", so that names count as names wherever the rules look for a capital; not
-    a run that opens with an ordinary adjective ("new sim arrived": a thing, no one named).
+    a run that opens with an ordinary adjective ("new sim arrived", and "New SIM" opening a
+    sentence: a thing, no one named).
     A statement in capitals ("GOT PROMOTED TO SENIOR DEV") is read in lowercase: the tagger
     takes its words for names."""
     out: list[Token] = []
     shouted = _shouted(tokens)
     plain = False  # inside a lowercase run the tagger took for a name that is none
-    for tok in tokens:
+    for i, tok in enumerate(tokens):
         if shouted and tok.text.isupper():
             pos = "NOUN" if tok.pos == "PROPN" else tok.pos
             tok = attrs.evolve(tok, text=tok.text.lower(), pos=pos)
         low = tok.text.islower() and tok.text.isalpha()
-        plain = low and tok.pos == "PROPN" and (plain or tok.text in ADJECTIVES)
+        opening = i == 0 and tok.text.lower() in ADJECTIVES  # "New SIM, new number: ..."
+        run = (low or plain or opening) and tok.pos == "PROPN"
+        plain = run and (plain or tok.text.lower() in ADJECTIVES)
         if plain:
-            tok = attrs.evolve(tok, pos="ADJ" if tok.text in ADJECTIVES else "NOUN")
+            tok = attrs.evolve(tok, pos="ADJ" if tok.text.lower() in ADJECTIVES else "NOUN")
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)

@@ -208,3 +208,21 @@ def test_chinese_homes_bought_and_a_new_city_called_home() -> None:
         "无锡新区"
     ]
     assert [d.value for d in claims_zh("以后就是厦门人了") if d.slot == "residence"] == ["厦门"]
+
+
+def test_an_adjective_opening_a_sentence_in_capitals_names_no_one() -> None:
+    """ "New SIM, new number: ..." is the speaker's number, not a person called New SIM's."""
+    assert _of("New SIM, new number: it's 07700 900654 from today", "phone_number") == [
+        ("07700 900654", "speaker", "", True)
+    ]
+    assert _of("Big Tom moved to Leeds", "residence")[0][1:3] == ("person", "tom")
+
+
+def test_a_team_at_a_company_and_the_keys_to_a_new_place() -> None:
+    assert _of("I work in the data team at Copperleaf Bank", "employer") == [
+        ("Copperleaf Bank", "speaker", "", True)
+    ]
+    assert _of("got the keys to the Leith flat today!!", "residence") == [
+        ("Leith", "speaker", "", True)
+    ]
+    assert _of("picked up the kids from school", "hobby") == []
