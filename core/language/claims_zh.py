@@ -448,7 +448,7 @@ def _slot_of(p: _Phrasing, value: str) -> str:
     )
 
 
-def _fits_zh(spec: dict[str, Any], value: str, source: str = "") -> bool:
+def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any, and the
     shape of a title where a phrasing reads one only so (`titled`: 现在是产品经理, not
     现在是晚上; 升销售主管了, not 升级了)."""

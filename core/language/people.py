@@ -347,6 +347,9 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     return None
 
 
+_ZH_MINE = ("我", "我家", "我们家", "咱家")  # before a relative: the speaker's (我家儿子豆豆)
+
+
 def zh_mentioned(text: str) -> list[str]:
     """The relative a Chinese statement names (我哥李强, 我家儿子豆豆): the person and the
     alias `relation:哥哥=person:李强`, as `mentioned` gives for "my brother Tom", so that a
@@ -355,16 +358,13 @@ def zh_mentioned(text: str) -> list[str]:
     aliases = subjects["relation_aliases"]
     for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
         at = text.find(relation)
-        if at < 0 or (relation not in aliases and not text[:at].endswith(tuple(_ZH_MINE))):
+        if at < 0 or (relation not in aliases and not text[:at].endswith(_ZH_MINE)):
             continue
         name = _zh_name(text[at + len(relation) :])
         if name:
             full = aliases.get(relation, relation)
             return ["person:" + name, f"relation:{full}=person:{name}"]
     return []
-
-
-_ZH_MINE = ("我", "我家", "我们家", "咱家")
 
 
 def _zh_owned(text: str) -> str:

@@ -226,3 +226,18 @@ def test_a_team_at_a_company_and_the_keys_to_a_new_place() -> None:
         ("Leith", "speaker", "", True)
     ]
     assert _of("picked up the kids from school", "hobby") == []
+
+
+def test_a_part_time_degree_is_a_course_not_part_time_work() -> None:
+    drafts = _drafts("I'm doing a part-time MSc in Ecology with the Open University")
+    assert [(d.slot, d.value) for d in drafts if d.slot in ("school", "work_schedule")] == [
+        ("school", "msc")
+    ]
+    assert _of("I work part-time at the library", "work_schedule") == [
+        ("part-time", "speaker", "", True)
+    ]
+
+
+def test_thinking_about_quitting_quits_nothing() -> None:
+    (draft,) = [d for d in _drafts("some days I think about quitting the choir") if d.slot == "any"]
+    assert (draft.positive, draft.tentative) == (False, True)
