@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 
 import attrs
 
-from bitemporal_core.language.clauses import is_emoji, unhyphened
+from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphened
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
@@ -144,7 +144,7 @@ def _split(phrase: str) -> list[str]:
     """A phrasing's words, split as the taggers split them ("i'm" -> i 'm, "part-time" ->
     part time; a `hyphen_compounds` word stays whole, as `clauses` keeps it)."""
     out: list[str] = []
-    compounds = set(slot_table()["cues"]["en"]["hyphen_compounds"])
+    compounds = hyphen_compounds()
     words = [
         w for part in phrase.split() for w in ([part] if part in compounds else part.split("-"))
     ]

@@ -15,6 +15,7 @@ from bitemporal_core.language.slots import slot_table
 __all__ = [
     "ZH_CLAUSES",
     "dependent",
+    "hyphen_compounds",
     "is_emoji",
     "plain_fragment",
     "timed_text",
@@ -105,11 +106,18 @@ def dependent(text: str) -> bool:
     )
 
 
+@cache
+def hyphen_compounds() -> frozenset[str]:
+    """The hyphenated words read as one word (the slot table's `hyphen_compounds`: "go-to"),
+    by `unhyphened` in a statement and by the phrasings that name them."""
+    return frozenset(slot_table()["cues"]["en"]["hyphen_compounds"])
+
+
 def unhyphened(tokens: Sequence[Token]) -> list[Token]:
     """The tokens without hyphens ("gluten-free" reads as "gluten free"), except that a
     compound of the slot table's `hyphen_compounds` is one word ("my new go-to spot" says no
     "going to")."""
-    compounds = set(slot_table()["cues"]["en"]["hyphen_compounds"])
+    compounds = hyphen_compounds()
     kept: list[Token] = []
     i = 0
     while i < len(tokens):

@@ -281,6 +281,17 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
 _ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
 
 
+_ZH_MINE = ("我", "我家", "我们家", "咱家")  # before a relative: the speaker's (我家儿子豆豆)
+
+
+@cache
+def _zh_relation_words() -> tuple[str, ...]:
+    """The Chinese relation words and their aliases (我哥), longest first: 表哥 before 哥."""
+    subjects = slot_table()["subjects"]["zh"]
+    words = [*subjects["relations"], *subjects["relation_aliases"]]
+    return tuple(sorted(words, key=len, reverse=True))
+
+
 def zh_subject(before: str) -> tuple[str, str] | None:
     """Who a Chinese clause is about, from the text before its phrasing, or None when it
     names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
@@ -308,7 +319,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         if name and not rest[len(name) :].startswith("叫"):  # 我家柯基叫旺财: a kind
             return "person", name
     aliases = subjects["relation_aliases"]
-    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
+    for relation in _zh_relation_words():
         at = head.find(relation)
         ahead = head[:at].removesuffix("我")
         if ahead and ahead[-1] in subjects["with"]:
@@ -347,16 +358,13 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     return None
 
 
-_ZH_MINE = ("我", "我家", "我们家", "咱家")  # before a relative: the speaker's (我家儿子豆豆)
-
-
 def zh_mentioned(text: str) -> list[str]:
     """The relative a Chinese statement names (我哥李强, 我家儿子豆豆): the person and the
     alias `relation:哥哥=person:李强`, as `mentioned` gives for "my brother Tom", so that a
     later 我哥 or 小家伙 is the same person."""
     subjects = slot_table()["subjects"]["zh"]
     aliases = subjects["relation_aliases"]
-    for relation in sorted([*subjects["relations"], *aliases], key=len, reverse=True):
+    for relation in _zh_relation_words():
         at = text.find(relation)
         if at < 0 or (relation not in aliases and not text[:at].endswith(_ZH_MINE)):
             continue
