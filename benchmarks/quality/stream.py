@@ -85,6 +85,7 @@ SETS = {
     "dev16": ("stream_dev16_{}.jsonl", HERE / "STREAM_DEV16.md"),
     "dev17": ("stream_dev17_{}.jsonl", HERE / "STREAM_DEV17.md"),
     "dev18": ("stream_dev18_{}.jsonl", HERE / "STREAM_DEV18.md"),
+    "dev19": ("stream_dev19_{}.jsonl", HERE / "STREAM_DEV19.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }

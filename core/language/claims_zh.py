@@ -450,11 +450,12 @@ def _slot_of(p: _Phrasing, value: str) -> str:
 
 def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any, and the
-    shape of a title where a phrasing reads one only so (`titled`: 现在是产品经理, not
-    现在是晚上; 升销售主管了, not 升级了)."""
+    shape a phrasing reads a value of only where the value has it (`shaped`: a title,
+    现在是产品经理, not 现在是晚上; 升销售主管了, not 升级了; an employer, 在云帆科技做前端,
+    not 在家做饭)."""
     zh = spec.get("zh", {})
-    titled = zh.get("titled")
-    if titled and source in titled["phrasings"] and not re.search(titled["shape"], value):
+    shaped = zh.get("shaped")
+    if shaped and source in shaped["phrasings"] and not re.search(shaped["shape"], value):
         return False
     pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None

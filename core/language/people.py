@@ -322,8 +322,10 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     for relation in _zh_relation_words():
         at = head.find(relation)
         ahead = head[:at].removesuffix("我")
-        if ahead and ahead[-1] in subjects["with"]:
-            continue  # 打算跟老公去成都, 跟我妈去: a companion, not the subject
+        if ahead and (
+            ahead[-1] in subjects["with"] or ahead.endswith(tuple(subjects["not_subject_after"]))
+        ):
+            continue  # 跟我妈去: a companion; 转给我表哥, 被阿姨卖了: not the subject
         if at >= 0:
             rest = head[at + len(relation) :]
             name = _zh_name(rest)
@@ -351,6 +353,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         and head[0] in starts
         and head[:1] not in subjects["speaker"]
         and short.group(0)[-1] not in subjects["not_name_ends"]  # 秦也卖掉了: the car 秦, too
+        and not _zh_time_word(head)  # 周二刚提的: Tuesday, no one named 周二
     ):
         return "person", short.group(0)  # "婚礼改到" is no one's name
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
@@ -381,6 +384,17 @@ def _zh_owned(text: str) -> str:
     relations = slot_table()["subjects"]["zh"]["relations"]
     rest = text[1:] if text.startswith("的") else ""
     return next((r for r in sorted(relations, key=len, reverse=True) if rest.startswith(r)), "")
+
+
+def _zh_time_word(text: str) -> bool:
+    """Whether `text` opens with a word the segmenter tags as a time (周二, 周末), not a name
+    of the form 小/老 + surname (老周, which it tags so too)."""
+    subjects = slot_table()["subjects"]["zh"]
+    words = tag_words(normalise(text)) if text else []
+    if not words or words[0].tag != "t":
+        return False
+    first = words[0].norm
+    return not (first[0] in subjects["name_prefixes"] and first[1:2] in subjects["surnames"])
 
 
 def _zh_name(text: str) -> str:

@@ -265,6 +265,14 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
             "I'm a junior designer at Kestrel.",
             "passed probation and got bumped to mid-level designer",
         ),
+        # stop 43: a lowercase name read as an adjective, landlords, schedules, commutes,
+        # a Chinese employer by its shape, a car sold to someone and a new one picked up
+        ("our broadband is sparrow fibre, it's fine", "ditched sparrow last week, much happier"),
+        ("Our landlord is Mrs Okoro.", "the flat got sold, new landlord is Brightkey Homes"),
+        ("I work Monday to Friday, nine to five.", "got my compressed hours approved"),
+        ("I cycle to work most days.", "it's the bus every morning now, the bike got nicked"),
+        ("在星河科技做测试，天天加班", "从星河跑路了，下周去新公司报到"),
+        ("我开的是一辆丰田卡罗拉", "卡罗拉卖给我同事了，周六刚提的小鹏P7"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
@@ -286,6 +294,9 @@ def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
         ("I drive a Mazda MX-5.", "had a spin in my cousin's Porsche Cayman today"),
         ("I've supported Leeds United for years.", "The team I follow lost again, typical"),
         ("我开的是一辆大众朗逸", "我又买了一辆车，给我老婆开"),
+        # stop 43: someone else's commute and employer
+        ("I cycle to work most days.", "my sister takes the bus every morning"),
+        ("我在云端科技做开发", "我老公在海川集团做销售"),
     ],
 )
 def test_a_restated_value_a_second_account_and_the_neighbours_retire_nothing(

@@ -1,5 +1,6 @@
-"""Readings added in stop 42 (docs/design.md, "Memory formation"): whose thing a phrasing
-names, what a value may be, where a statement ends, and the Chinese clause and cue rules."""
+"""Readings added in stops 42 and 43 (docs/design.md, "Memory formation"): whose thing a
+phrasing names, what a value may be, where a statement ends, and the Chinese clause and cue
+rules."""
 
 from __future__ import annotations
 
@@ -241,3 +242,45 @@ def test_a_part_time_degree_is_a_course_not_part_time_work() -> None:
 def test_thinking_about_quitting_quits_nothing() -> None:
     (draft,) = [d for d in _drafts("some days I think about quitting the choir") if d.slot == "any"]
     assert (draft.positive, draft.tentative) == (False, True)
+
+
+# --- stop 43 -------------------------------------------------------------------------------
+def test_a_lowercase_name_the_tagger_reads_as_an_adjective_is_a_noun() -> None:
+    """ "sparrow" is no adjective any dictionary knows: a provider's name, so a concept."""
+    (sentence,) = default_extractor().sentences("our broadband is sparrow fibre and it is slow")
+    pos = {t.text: t.pos for t in sentence.tokens}
+    assert (pos["sparrow"], pos["slow"]) == ("NOUN", "ADJ")
+    assert "sparrow" in [c.key for c in sentence.concepts]
+
+
+def test_a_chinese_employer_worked_at_as_something_has_an_employers_shape() -> None:
+    assert [(d.slot, d.value) for d in claims_zh("在星河科技做测试") if d.slot == "employer"] == [
+        ("employer", "星河科技")
+    ]
+    assert not [d for d in claims_zh("我今天在医院做了个检查") if d.slot == "employer"]
+    (left,) = [d for d in claims_zh("终于从星河跑路了") if d.slot == "employer"]
+    assert (left.value, left.positive) == ("星河", False)
+
+
+def test_a_weekday_is_no_name_and_who_receives_is_no_subject() -> None:
+    """周二刚提的: Tuesday, no 周 named 二; 卖给我同事: the colleague is not the subject."""
+    (car,) = [d for d in claims_zh("卡罗拉卖给我同事了，周六刚提的小鹏P7") if d.slot == "car"]
+    assert (car.value, car.subject_kind) == ("小鹏P7", "speaker")
+    (landlord,) = [d for d in claims_zh("房子被叔叔卖了，新房东是一对年轻夫妻") if d.slot == "landlord"]
+    assert landlord.subject_kind == "speaker"
+    subjects = {d.subject for d in claims_zh("医生给我爸换了药")}
+    assert subjects == {"爸爸"}, "a relation after 给 alone is who it was done for"
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("new landlord is a company called Brightkey Homes", "landlord", "company"),
+        ("got my compressed hours approved", "work_schedule", "compressed hours"),
+        ("it's the bus every morning now", "commute", "bus"),
+        ("My cousin moved down to Exeter.", "residence", "Exeter"),
+    ],
+)
+def test_landlords_schedules_commutes_and_moves_down(text: str, slot: str, value: str) -> None:
+    assert [d.value for d in _drafts(text) if d.slot == slot] == [value]
+

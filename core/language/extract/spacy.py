@@ -78,7 +78,7 @@ class SpacyExtractor:
     `UposTable` of its rules instead (same tags, a fraction of the time).
     """
 
-    __slots__ = ("_compiled", "_model", "_nlp", "_upos", "_window")
+    __slots__ = ("_adjectives", "_compiled", "_model", "_nlp", "_upos", "_window")
 
     def __init__(
         self,
@@ -94,6 +94,7 @@ class SpacyExtractor:
         self._window = window
         self._upos: UposTable | None = None
         self._compiled = False
+        self._adjectives: frozenset[str] | None = None
 
     @property
     def window(self) -> int | None:
@@ -153,15 +154,25 @@ class SpacyExtractor:
             self._compiled = True
         return self._upos
 
+    def _known_adjectives(self) -> frozenset[str]:
+        """The adjectives the pipeline's lemmatizer tables know (WordNet's, in the English
+        models), read once from the model's files; empty when it ships none."""
+        if self._adjectives is None:
+            self._adjectives = _lemma_index(self.load(), "adj")
+        return self._adjectives
+
     def _from_doc(self, doc: Any, tags: list[str] | None, cut: frozenset[int]) -> list[Sentence]:
         """Sentences of a parsed doc; a piece of an over-long run (`bounded_doc`) is tagged X
-        (it names no concept)."""
+        (it names no concept). A lowercase word tagged as an adjective that no dictionary
+        knows as one is a noun or a name written in lowercase ("at harlow logistics", "my
+        pixel 4a", "our broadband is skylark fibre")."""
+        known = self._known_adjectives()
         result: list[Sentence] = []
         for span in doc.sents:
             tokens = [
                 Token(
                     text=t.text,
-                    pos="X" if t.idx in cut else (t.pos_ if tags is None else tags[t.i]),
+                    pos="X" if t.idx in cut else _pos(t, tags, known),
                     tag=t.tag_,
                 )
                 for t in span
@@ -174,6 +185,29 @@ class SpacyExtractor:
     def __repr__(self) -> str:
         """Show the model name without loading it."""
         return f"SpacyExtractor(model={self._model!r}, window={self._window!r})"
+
+
+def _pos(token: Any, tags: list[str] | None, known: frozenset[str]) -> str:
+    pos: str = token.pos_ if tags is None else tags[token.i]
+    text = token.text
+    if pos == "ADJ" and known and token.tag_ == "JJ" and text.isalpha() and text.islower():
+        return pos if text in known else "NOUN"
+    return pos
+
+
+def _lemma_index(nlp: Language, part: str) -> frozenset[str]:
+    """The words of one part of speech in the pipeline's lemmatizer index (on disk beside
+    the model even when the lemmatizer is not loaded); empty if there is none."""
+    path = nlp.path / "lemmatizer" / "lookups" if nlp.path is not None else None
+    if path is None or not (path / "lookups.bin").is_file():
+        return frozenset()
+    from spacy.lookups import Lookups
+
+    try:
+        table = Lookups().from_disk(path).get_table("lemma_index")
+    except (KeyError, OSError, ValueError):
+        return frozenset()
+    return frozenset(str(w) for w in table.get(part, ()))
 
 
 # Runs without whitespace longer than this are cut into tokens of `_PIECE` characters that
