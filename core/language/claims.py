@@ -19,7 +19,7 @@ from bitemporal_core.language.claims_en import claims_en
 from bitemporal_core.language.claims_typed import about_claim, typed_claims
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
-from bitemporal_core.language.extract import Token, content_terms
+from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.slots import ClaimDraft, slot_table
@@ -34,6 +34,7 @@ from bitemporal_core.language.topics import (
 
 __all__ = [
     "ClaimDraft",
+    "asked_words",
     "change_cue",
     "claim_words",
     "claims_of",
@@ -112,6 +113,19 @@ def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
                 if term not in out:
                     out.append(term)
     return out
+
+
+def asked_words(sentences: Sequence[Sentence]) -> list[str]:
+    """The keyword terms of the slots a question's own words name (我现在归谁管: a manager's,
+    as 归*管 reads a statement), so that it finds a fact of that slot in other words."""
+    slots = [
+        d.slot
+        for s in sentences
+        for d in claims_of(s.text, s.tokens)
+        if d.slot.split(":", 1)[0] in slot_table()["slots"]
+    ]
+    language = "zh" if any(_CJK.search(s.text) for s in sentences) else "en"
+    return slot_words(dict.fromkeys(slots), language)
 
 
 def claim_words(

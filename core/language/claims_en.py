@@ -480,10 +480,11 @@ def _simile(clause: Sequence[Token], start: int) -> bool:
 
 def _was_before(clause: Sequence[Token], start: int) -> bool:
     """A state told in the past right before a phrasing ("I was vegan", "we were living in
-    Rome"); not a passive ("I was promoted to")."""
+    Rome", "I was engaged to someone else"); not a passive ("I was promoted to")."""
     before = [t.text.lower() for t in clause[max(0, start - 2) : start] if t.pos != "DET"]
-    copulas = slot_table()["cues"]["en"]["past_copulas"]
-    return bool(before) and before[-1] in copulas and clause[start].tag != "VBN"
+    cues = slot_table()["cues"]["en"]
+    state = clause[start].tag != "VBN" or clause[start].text.lower() in cues["state_participles"]
+    return bool(before) and before[-1] in cues["past_copulas"] and state
 
 
 def passing(clause: Sequence[Token], words: str) -> bool:

@@ -89,11 +89,18 @@ def brand_slot(word: str) -> str:
     return slot if slot in slot_table()["cues"]["en"]["brand_slots"] else ""
 
 
+def _kinds() -> list[list[str]]:
+    """The families, then the `kinds`: words that name a kind of thing for
+    `category_words` only, not a topic (a language: "French lessons" is no topic of "a
+    French car")."""
+    return [*_families(), *topics()["en"]["kinds"]]
+
+
 @cache
-def _family() -> dict[str, str]:
-    """Each family word's stem -> the stem of its family's first word."""
+def _family(kinds: bool = False) -> dict[str, str]:
+    """Each family word's stem -> the stem of its family's first word (with the `kinds`)."""
     out: dict[str, str] = {}
-    for words in _families():
+    for words in _kinds() if kinds else _families():
         head = keys_of(words[0])
         for word in words:
             for key in keys_of(word):
@@ -505,14 +512,14 @@ def zh_terms(text: str) -> set[str]:
 def category_words(keys: Iterable[str]) -> list[str]:
     """The first words of the families the keys belong to ("barclai" -> "bank", "netflix" ->
     "streaming"): what a question may call the thing a statement names by its brand."""
-    heads, family = _heads(), _family()
+    heads, family = _heads(), _family(kinds=True)
     return list(dict.fromkeys(heads[family[k]] for k in keys if family.get(k) in heads))
 
 
 @cache
 def _heads() -> dict[str, str]:
-    """Each family's first word, by its stem."""
-    return {keys_of(words[0])[0]: words[0] for words in _families() if keys_of(words[0])}
+    """Each family's and kind's first word, by its stem."""
+    return {keys_of(words[0])[0]: words[0] for words in _kinds() if keys_of(words[0])}
 
 
 def topic_terms(words: Iterable[str]) -> set[str]:

@@ -75,6 +75,8 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
         return _first_group(words)
     if _reaction(words, names, lex):
         return "acknowledgement"
+    if set(words) & set(lex["moods"]) and _covered(words, set(), ("moods", "mood_times")):
+        return "filler"  # "ugh monday again"
     if tokens and not any(t.pos in _CONTENT_POS for t in tokens):
         return "filler"
     return MEMORY

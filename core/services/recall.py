@@ -11,8 +11,10 @@ from bitemporal_core.backends.port import RecallFilter, RecallScope
 from bitemporal_core.common.times import utcnow
 from bitemporal_core.common.validate import check_count, check_namespace, check_text, shown
 from bitemporal_core.errors import InvalidInput
+from bitemporal_core.language.claims import asked_words
 from bitemporal_core.language.extract import content_terms
 from bitemporal_core.language.query import query_time
+from bitemporal_core.language.topics import category_words
 from bitemporal_core.model import Basis, Fact, Hit, RankContribution
 from bitemporal_core.ranking.fusion import Fused, diversify, fuse
 from bitemporal_core.ranking.recallm import (
@@ -33,6 +35,7 @@ class ConceptView:
     concepts: tuple[RankedConcept, ...]
     contexts: dict[str, tuple[Fact, ...]]
     summaries: dict[str, str] = attrs.field(factory=dict)  # LLM summaries known at the basis
+    asked: tuple[str, ...] = ()  # the keyword terms of the slots the question names
 
     @property
     def essential(self) -> tuple[str, ...]:
@@ -56,12 +59,12 @@ class Ranker:
 
     def concepts(self, query: str, scope: RecallScope) -> ConceptView:
         """RecallM's concept selection for a question, with the contexts visible in `scope`."""
-        keys = tuple(
-            dict.fromkeys(c.key for s in self._extractor.sentences(query) for c in s.concepts)
-        )
+        sentences = self._extractor.sentences(query)
+        keys = tuple(dict.fromkeys(c.key for s in sentences for c in s.concepts))
+        asked = tuple(asked_words(sentences))
         p = self._params
         if not keys:
-            return ConceptView(question_concepts=(), concepts=(), contexts={})
+            return ConceptView(question_concepts=(), concepts=(), contexts={}, asked=asked)
         ns = scope.namespace
         nodes, edges = self._reads.concept_graph(
             ns, keys, hops=p.hops, window=p.window, known_at=scope.known_at
@@ -79,6 +82,7 @@ class Ranker:
             concepts=tuple(ranked),
             contexts={k: tuple(v) for k, v in contexts.items()},
             summaries=summaries,
+            asked=asked,
         )
 
     def recall(self, query: str, scope: RecallScope, *, k: int, mode: str) -> list[Hit]:
@@ -97,7 +101,7 @@ class Ranker:
             rankings["inferred"] = self._inferred_rank(view, scope, facts, why)
             weights["inferred"] = self._lifecycle.inferred_weight * weights["concepts"]
         if hybrid or not rankings["concepts"]:
-            rankings["keyword"] = self._keyword_rank(query, scope, depth, facts)
+            rankings["keyword"] = self._keyword_rank(query, scope, depth, facts, view.asked)
             weights["keyword"] = w.keyword if hybrid else 1.0
             if self._embedder is not None:
                 rankings["vector"] = self._vector_rank(query, scope, depth, facts)
@@ -255,10 +259,20 @@ class Ranker:
         return [(fact.version_id, score) for fact, score in found]
 
     def _keyword_rank(
-        self, query: str, scope: RecallScope, depth: int, facts: dict[str, Fact]
+        self,
+        query: str,
+        scope: RecallScope,
+        depth: int,
+        facts: dict[str, Fact],
+        asked: tuple[str, ...] = (),
     ) -> list[tuple[str, float]]:
-        """BM25 over the stems of all content words, filtered by the basis in the engine."""
+        """BM25 over the stems of all content words, the names of the kinds of thing they
+        are ("handset": phone, the word a fact naming a Pixel is also found by) and the
+        words of the slots the question names (`asked`), filtered by the basis in the
+        engine."""
         terms = list(dict.fromkeys(content_terms(query)))
+        kinds = content_terms(" ".join(category_words(terms)))
+        terms += [t for t in dict.fromkeys([*kinds, *asked]) if t not in terms]
         found = self._reads.keyword_search(scope, terms, depth)
         for fact, _ in found:
             facts.setdefault(fact.version_id, fact)

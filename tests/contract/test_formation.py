@@ -273,6 +273,7 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("I cycle to work most days.", "it's the bus every morning now, the bike got nicked"),
         ("在星河科技做测试，天天加班", "从星河跑路了，下周去新公司报到"),
         ("我开的是一辆丰田卡罗拉", "卡罗拉卖给我同事了，周六刚提的小鹏P7"),
+        ("I'm seeing a guy called Rafael.", "Rafael and I broke up, single again"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
@@ -297,6 +298,7 @@ def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
         # stop 43: someone else's commute and employer
         ("I cycle to work most days.", "my sister takes the bus every morning"),
         ("我在云端科技做开发", "我老公在海川集团做销售"),
+        ("I'm married to Priya.", "I was engaged once before, back in my twenties."),
     ],
 )
 def test_a_restated_value_a_second_account_and_the_neighbours_retire_nothing(
@@ -310,6 +312,12 @@ def test_a_brand_is_found_by_its_category(store: MemoryStore) -> None:
     say(store, "c", "We pay for Netflix every month.", "My sister lives in Leeds.")
     context = store.context("Which streaming service is ours?", namespace="c", basis=now(5))
     assert "Netflix" in context
+
+
+def test_a_question_finds_a_fact_by_the_kind_of_thing_it_names(store: MemoryStore) -> None:
+    """ "handset" is a word of the phone family: the Galaxy (a phone by its brand) is found."""
+    say(store, "q", "My sister finally learned how to use video calls.", "Got a Galaxy S23.")
+    assert "Galaxy S23" in store.context("Which handset do I use?", namespace="q", basis=now(5))
 
 
 def test_a_pronoun_is_resolved_to_the_person_it_points_back_to(store: MemoryStore) -> None:

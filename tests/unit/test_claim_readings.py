@@ -8,9 +8,11 @@ import pytest
 
 from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
-from bitemporal_core.language.claims import claims_of
+from bitemporal_core.language.claims import asked_words, claims_of
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.slots import ClaimDraft
+from bitemporal_core.language.topics import category_words
+from bitemporal_core.language.worthiness import category
 
 
 def _drafts(text: str) -> list[ClaimDraft]:
@@ -266,8 +268,8 @@ def test_a_weekday_is_no_name_and_who_receives_is_no_subject() -> None:
     """周二刚提的: Tuesday, no 周 named 二; 卖给我同事: the colleague is not the subject."""
     (car,) = [d for d in claims_zh("卡罗拉卖给我同事了，周六刚提的小鹏P7") if d.slot == "car"]
     assert (car.value, car.subject_kind) == ("小鹏P7", "speaker")
-    (landlord,) = [d for d in claims_zh("房子被叔叔卖了，新房东是一对年轻夫妻") if d.slot == "landlord"]
-    assert landlord.subject_kind == "speaker"
+    sold = claims_zh("房子被叔叔卖了，新房东是一对年轻夫妻")
+    assert [d.subject_kind for d in sold if d.slot == "landlord"] == ["speaker"]
     subjects = {d.subject for d in claims_zh("医生给我爸换了药")}
     assert subjects == {"爸爸"}, "a relation after 给 alone is who it was done for"
 
@@ -284,3 +286,42 @@ def test_a_weekday_is_no_name_and_who_receives_is_no_subject() -> None:
 def test_landlords_schedules_commutes_and_moves_down(text: str, slot: str, value: str) -> None:
     assert [d.value for d in _drafts(text) if d.slot == slot] == [value]
 
+
+@pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("I was engaged to someone else back then", True),
+        ("I was married for ten years", True),
+        ("I was promoted to senior analyst", False),  # a passive: an event, not a past state
+        ("we got engaged last night", False),
+    ],
+)
+def test_a_state_told_with_was_is_past_but_a_passive_is_not(text: str, past: bool) -> None:
+    assert [d.past for d in _drafts(text) if d.slot in ("relationship", "job_title")] == [past]
+
+
+def test_seeing_someone_called_a_name_is_a_relationship() -> None:
+    assert _of("I'm seeing a guy called Rafael", "relationship") == [
+        ("Rafael", "speaker", "", True)
+    ]
+
+
+def test_a_language_is_a_kind_of_thing_but_no_topic() -> None:
+    assert category_words(["korean"]) == ["language"]
+    from bitemporal_core.language.topics import topic_terms
+
+    assert topic_terms(["korean"]) == {"korean"}, "a nationality too: no topic of the topic rule"
+
+
+def test_a_question_names_the_slot_its_phrasing_reads() -> None:
+    sentences = default_extractor().sentences("我现在归谁管？")
+    assert "领导" in asked_words(sentences)
+    assert asked_words(default_extractor().sentences("What's the weather like?")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("ugh monday again.", "filler"), ("yay friday!!", "filler"), ("ugh, my boss again", "memory")],
+)
+def test_a_mood_about_the_day_is_filler(text: str, kind: str) -> None:
+    assert category(text) == kind
