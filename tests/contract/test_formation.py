@@ -274,6 +274,8 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("在星河科技做测试，天天加班", "从星河跑路了，下周去新公司报到"),
         ("我开的是一辆丰田卡罗拉", "卡罗拉卖给我同事了，周六刚提的小鹏P7"),
         ("I'm seeing a guy called Rafael.", "Rafael and I broke up, single again"),
+        ("Booked flights to Porto for May!", "Had to push the Porto trip to July, work again."),
+        ("我对花生过敏，一吃就起疹子", "复查了，医生说我花生过敏已经好了"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(

@@ -325,3 +325,18 @@ def test_a_question_names_the_slot_its_phrasing_reads() -> None:
 )
 def test_a_mood_about_the_day_is_filler(text: str, kind: str) -> None:
     assert category(text) == kind
+
+
+def test_chinese_endings_said_as_a_cure_or_a_break_up_with_someone() -> None:
+    (cured,) = [d for d in claims_zh("医生说我花生过敏已经好了") if d.slot == "allergy"]
+    assert (cured.value, cured.positive) == ("花生", False)
+    (ended,) = [d for d in claims_zh("我跟阿杰结束了") if d.slot == "relationship"]
+    assert ended.positive is False
+    assert not [d for d in claims_zh("我跟同事的项目结束了") if d.slot == "relationship"]
+
+
+def test_a_company_by_its_name_and_a_monday_that_starts_something() -> None:
+    assert [d.value for d in claims_zh("我在字节做后端开发") if d.slot == "employer"] == ["字节"]
+    (new,) = [d for d in claims_zh("这周一开始去腾讯报到") if d.slot == "employer"]
+    assert (new.value, new.tentative) == ("腾讯", False), "这周一 is a day, not 这周 (this week)"
+
