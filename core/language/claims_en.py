@@ -545,9 +545,14 @@ def _fits(pattern: _Pattern, value: str) -> bool:
         return False
     if pattern.slot in slot_table()["timed_slots"]:
         return True
+    if _CLOCK.fullmatch(value.strip()):
+        return False  # "i get up at 5:45 now" is no school "at {v} now"
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
     # numbers alone ("07700 900123") are no time
     return not (is_time(value) and not all(w.isdigit() for w in words))
+
+
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?", re.IGNORECASE)
 
 
 def is_time(text: str) -> bool:

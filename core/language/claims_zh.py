@@ -79,7 +79,7 @@ class _Phrasing:
         whole, marked, leading = (source.startswith(mark) for mark in "^|*")
         text = source[1:] if whole or marked or leading else source
         parts = text.split("*")
-        gaps = ["(?P<v>.{1,8}?)", *[".{1,8}?"] * len(parts)]
+        gaps = ["(?P<v>.{1,10}?)", *[".{1,8}?"] * len(parts)]  # 一家做跨境电商的公司
         body = "".join(
             (gaps[i - 1] if i else "") + f"(?P<l{i}>{re.escape(part)})"
             for i, part in enumerate(parts)

@@ -276,6 +276,8 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("I'm seeing a guy called Rafael.", "Rafael and I broke up, single again"),
         ("Booked flights to Porto for May!", "Had to push the Porto trip to July, work again."),
         ("我对花生过敏，一吃就起疹子", "复查了，医生说我花生过敏已经好了"),
+        ("I wake up at 6:45 on weekdays.", "these days I get up at 5:30 for the early shift"),
+        ("我一般凌晨一点才睡", "现在每天十一点准时上床了"),
     ],
 )
 def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
@@ -301,6 +303,8 @@ def test_a_change_by_brand_event_or_ended_habit_retires_the_old_fact(
         ("I cycle to work most days.", "my sister takes the bus every morning"),
         ("我在云端科技做开发", "我老公在海川集团做销售"),
         ("I'm married to Priya.", "I was engaged once before, back in my twenties."),
+        ("I wake up at 6:45 every weekday.", "On weekends I wake up at 10, bliss."),
+        ("我一般凌晨一点才睡", "熊猫睡觉的时候喜欢抱着树枝"),
     ],
 )
 def test_a_restated_value_a_second_account_and_the_neighbours_retire_nothing(

@@ -340,3 +340,29 @@ def test_a_company_by_its_name_and_a_monday_that_starts_something() -> None:
     (new,) = [d for d in claims_zh("这周一开始去腾讯报到") if d.slot == "employer"]
     assert (new.value, new.tentative) == ("腾讯", False), "这周一 is a day, not 这周 (this week)"
 
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("These days I get up at 6:15, school run", "wake_time", "6:15"),
+        ("My alarm goes off at 7am", "wake_time", "7"),
+        ("I go to bed at 10:30 most nights", "bedtime", "10:30"),
+    ],
+)
+def test_when_one_gets_up_and_goes_to_bed(text: str, slot: str, value: str) -> None:
+    assert [d.value.split()[0] for d in _drafts(text) if d.slot == slot] == [value]
+
+
+def test_a_clock_time_is_no_place() -> None:
+    """ "at {v} now" reads a school ("my son's at Oakfield now"), never a time of day."""
+    assert not [d for d in _drafts("i get up at 5:45 now, gym first") if d.slot == "school"]
+    assert [d.value for d in _drafts("my son is at Oakfield now") if d.slot == "school"] == [
+        "Oakfield"
+    ]
+
+
+def test_chinese_times_of_sleeping_and_waking() -> None:
+    assert [d.value for d in claims_zh("我现在十一点就睡") if d.slot == "bedtime"] == ["十一点"]
+    assert [d.value for d in claims_zh("我每天早上六点半起床") if d.slot == "wake_time"] == [
+        "六点半"
+    ]
