@@ -2,7 +2,8 @@
 
 The same store is built for each (LadybugDB on disk, `--prefill` chitchat messages in one
 namespace through `remember_many`), then the same held-out chitchat turns are remembered one by
-one with a message id and a speaker (as an adapter sends them); p50/p95/mean per message. The
+one with a message id and a speaker (as an adapter sends them); p50/p95/mean per message;
+then as many other held-out turns are asked as questions (`recall`, k=10): recall p50/p95. The
 baseline is another checkout's `core/` folder (for example a `git worktree` of the commit
 before formation), imported in a child process through a `bitemporal_core` link on
 `PYTHONPATH`; the two alternate, `--rounds` times each, so load shifts fall on both. Prints one
@@ -57,9 +58,13 @@ def measure(prefill: int, calls: int) -> dict[str, Any]:
             for m in texts
         ]
         facts = len(store.snapshot("u"))
+        asked = [m["text"] for m in heldout[-(calls + 5) :]]
+        took = [timed(store.recall, q, namespace="u", k=10)[1] for q in asked]
         store.close()
     out = stats_ms(lat[5:])
     out["mean"] = round(statistics.fmean(lat[5:]), 2)
+    recall = stats_ms(took[5:])
+    out["recall_p50"], out["recall_p95"] = recall["p50"], recall["p95"]
     out["facts_in_store"] = facts
     return out
 
@@ -96,7 +101,7 @@ def main() -> None:
             result["load"] = " / ".join(f"{x:.2f}" for x in os.getloadavg())
             runs[name].append(result)
             print(json.dumps({"round": r, "code": name, **result}), flush=True)
-    for key in ("p50", "p95", "mean"):
+    for key in ("p50", "p95", "mean", "recall_p50", "recall_p95"):
         base = statistics.median(x[key] for x in runs["baseline"])
         this = statistics.median(x[key] for x in runs["this"])
         print(f"{key}: baseline {base:.1f} ms, this {this:.1f} ms, ratio {this / base:.2f}x")
