@@ -117,12 +117,15 @@ def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
 
 def asked_words(sentences: Sequence[Sentence]) -> list[str]:
     """The keyword terms of the slots a question's own words name (我现在归谁管: a manager's,
-    as 归*管 reads a statement), so that it finds a fact of that slot in other words."""
+    as 归*管 reads a statement), so that it finds a fact of that slot in other words; not
+    of the table's `unasked_slots`, whose words (like, love) would only make it slower."""
+    table = slot_table()
     slots = [
         d.slot
         for s in sentences
         for d in claims_of(s.text, s.tokens)
-        if d.slot.split(":", 1)[0] in slot_table()["slots"]
+        if d.slot.split(":", 1)[0] in table["slots"]
+        and d.slot.split(":", 1)[0] not in table["unasked_slots"]
     ]
     language = "zh" if any(_CJK.search(s.text) for s in sentences) else "en"
     return slot_words(dict.fromkeys(slots), language)

@@ -317,6 +317,8 @@ def test_a_question_names_the_slot_its_phrasing_reads() -> None:
     sentences = default_extractor().sentences("我现在归谁管？")
     assert "领导" in asked_words(sentences)
     assert asked_words(default_extractor().sentences("What's the weather like?")) == []
+    liked = default_extractor().sentences("Do you like horror films?")  # `unasked_slots`
+    assert asked_words(liked) == []
 
 
 @pytest.mark.parametrize(
