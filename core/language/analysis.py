@@ -341,10 +341,13 @@ class Analyser:
         when: datetime,
         valid_from: datetime | None,
         valid_to: datetime | Unset | None,
+        *,
+        dated: bool = False,
     ) -> tuple[datetime, datetime | None]:
         """The valid interval of a statement recorded at `when`: an explicit `valid_from` wins,
         else a temporal expression in the text (not in a wish or plan said after the main
-        clause), else `when`."""
+        clause), else `when`. A `dated` statement (an appointment: `names_a_date`) is true
+        from `when` though the date it names is later."""
         explicit_to = None if isinstance(valid_to, Unset) else valid_to
         if valid_from is not None:
             start, end = valid_from, explicit_to
@@ -352,7 +355,7 @@ class Analyser:
             resolved = None
             if self.resolver is not None:
                 resolved = self.resolver.resolve(timed_text(text, chinese=has_han(text)), when)
-            if resolved is None:
+            if resolved is None or (dated and resolved.valid_from > when):
                 start, end = when, explicit_to
             else:
                 start = resolved.valid_from

@@ -53,11 +53,48 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     role, else one claim about what the statement names; then the topic rule's claims
     (a change said about the things it names, `topics.py`)."""
     if _CJK.search(text):
-        return claims_zh(text)
+        return _ends_what_was_said(claims_zh(text))
     tokens = truecased(tokens)
     found = claims_en(tokens, brand_slot=brand_slot)
     found += typed_claims(tokens, found)
-    return (found or about_claim(tokens)) + topic_claims_en(tokens)
+    return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
+
+
+def _ends_what_was_said(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
+    """An ending that names no value ends the one the statement named before it for the
+    same subject ("he's allergic to eggs, or was: he has grown out of it": eggs, not every
+    allergy), and ends it in the past where that was past ("I was allergic to eggs until I
+    was 7 and then grew out of it" ends no allergy held now)."""
+    out: list[ClaimDraft] = []
+    for d in drafts:
+        named = next(
+            (
+                o
+                for o in reversed(out)
+                if o.keys
+                and (o.slot, o.subject_kind, o.subject) == (d.slot, d.subject_kind, d.subject)
+            ),
+            None,
+        )
+        if not d.positive and not d.keys and named is not None:  # a past one's end is past
+            d = attrs.evolve(d, value=named.value, keys=named.keys, past=d.past or named.past)
+        out.append(d)
+    return tuple(out)
+
+
+def _phrased(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
+    """The slot table's phrasings alone: what a question's words read as (`asked_words`)."""
+    if _CJK.search(text):
+        return claims_zh(text)
+    return claims_en(truecased(tokens), brand_slot=brand_slot)
+
+
+def names_a_date(drafts: Sequence[ClaimDraft]) -> bool:
+    """Whether a statement's claims say when something is to happen (an appointment, a
+    trip: the slot table's `dated_slots`), so that the date is their value, not the time
+    from which the statement is true ("my appointment is on Thursday" is true now)."""
+    dated = slot_table()["dated_slots"]
+    return any(d.slot.split(":", 1)[0] in dated and not d.tentative for d in drafts)
 
 
 def change_cue(text: str, tokens: Sequence[Token]) -> str:
@@ -123,7 +160,7 @@ def asked_words(sentences: Sequence[Sentence]) -> list[str]:
     slots = [
         d.slot
         for s in sentences
-        for d in claims_of(s.text, s.tokens)
+        for d in _phrased(s.text, s.tokens)
         if d.slot.split(":", 1)[0] in table["slots"]
         and d.slot.split(":", 1)[0] not in table["unasked_slots"]
     ]

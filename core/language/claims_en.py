@@ -86,6 +86,8 @@ def _item(word: str) -> _Item:
     if word in ("*", "**", "{v}", "{s}"):
         return _Item(word)
     text, _, pos = word.partition("/")
+    if text == "'s":  # written 's, "is" or a possessive; written "is", never a possessive
+        return _Item("word", "'s", pos or None)
     return _Item("word", _stem(text), pos or None)
 
 
@@ -176,6 +178,8 @@ def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int)
         text, stemmed, pos = words[j]
         if item.pos is not None and pos != item.pos:
             return False
+        if item.stem == "'s":
+            return stemmed in ("'s", _stem("is"))
         return stemmed == item.stem and (text not in exceptions or text == item.stem)
 
     def walk(i: int, j: int) -> int | None:
@@ -285,9 +289,21 @@ def has_cue(cue_group: str, tokens: Sequence[Token]) -> bool:
 
 
 def _has(cue_group: str, words: str) -> bool:
-    cues = slot_table()["cues"]["en"][cue_group]
+    table = slot_table()["cues"]["en"]
+    cues = _normed(cue_group)
+    if cue_group + "_except" in table:  # "second hand" is no second one
+        words = _without(cue_group + "_except", words)
     padded = " " + words + " "
     return any(" " + c + " " in padded or (c.startswith("'") and c in padded) for c in cues)
+
+
+@cache
+def _normed(cue_group: str) -> tuple[str, ...]:
+    """A cue group's phrases with their words as `_norm` reads a clause's ("an extra": a extra)."""
+    return tuple(
+        c if c.startswith("'") else " ".join(map(_norm, c.split()))
+        for c in slot_table()["cues"]["en"][cue_group]
+    )
 
 
 def _without(cue_group: str, words: str) -> str:
@@ -351,8 +367,13 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
     """The phrasings a clause matches whose value is there (and, for a brand, is of their
     slot: `claims_en`): the longest first (of one phrasing, its shortest match), none
     overlapping, in clause order."""
-    words = [(_norm(t.text), _stem(t.text), t.pos) for t in clause]
+    words = [
+        ("'s", "'s", t.pos) if _possessive(clause, i) else (_norm(t.text), _stem(t.text), t.pos)
+        for i, t in enumerate(clause)
+    ]
     present = {w[1] for w in words}
+    if _stem("is") in present:
+        present.add("'s")
     taken: list[_Found] = []
     for pattern, _ in _candidates(present):
         matches = [
@@ -375,6 +396,13 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
     return sorted(taken, key=lambda f: f.start)
 
 
+def _possessive(clause: Sequence[Token], i: int) -> bool:
+    """An 's the tagger reads as a possessive before a noun ("the dentist's office"), which
+    is no "is"; before anything else it is ("my alarm's at 5", "my car's a Civic")."""
+    after = clause[i + 1] if i + 1 < len(clause) else None
+    return clause[i].tag == "POS" and after is not None and after.pos == "NOUN"
+
+
 def _value_end(found: _Found, clause: Sequence[Token]) -> int:
     """Where a value inside a phrasing ends: where the phrasing's next word matched ("sold all
     his {v} gear": "fishing", not "fishing gear") unless a name goes on there ("goes to {v}
@@ -388,17 +416,32 @@ def _value_end(found: _Found, clause: Sequence[Token]) -> int:
 
 def _brand_fits(pattern: _Pattern, slot: str) -> bool:
     """Whether a phrasing may take a value whose brand is of `slot` ("" : no brand): yes
-    unless that slot has the same phrasing ("switched to {v}")."""
-    return not slot or slot == pattern.slot or pattern.source not in _sources().get(slot, ())
+    unless that slot reads the same words; words a slot known by its brands shares with
+    another ("switched to {v}": a phone, a bank, a gym, a school; "joined {v}": a gym, an
+    employer) take for that slot only a brand of it."""
+    words = _words_of(pattern)
+    if pattern.slot in _brand_slots() and len(_readers().get(words, frozenset()) - {ANY}) > 1:
+        return slot == pattern.slot
+    return not slot or slot == pattern.slot or slot not in _readers().get(words, ())
+
+
+def _words_of(pattern: _Pattern) -> tuple[object, ...]:
+    """What a phrasing matches: its items by stem ("joined {v}" and "join {v}" are one)."""
+    return (pattern.before, *((i.kind, i.stem, i.pos) for i in pattern.items))
 
 
 @cache
-def _sources() -> dict[str, frozenset[str]]:
-    """Each slot's phrasings as written."""
-    out: dict[str, set[str]] = {}
+def _brand_slots() -> frozenset[str]:
+    return frozenset(slot_table()["cues"]["en"]["brand_slots"])
+
+
+@cache
+def _readers() -> dict[tuple[object, ...], frozenset[str]]:
+    """The slots each phrasing's words are read for."""
+    out: dict[tuple[object, ...], set[str]] = {}
     for pattern in _patterns():
-        out.setdefault(pattern.slot, set()).add(pattern.source)
-    return {slot: frozenset(found) for slot, found in out.items()}
+        out.setdefault(_words_of(pattern), set()).add(pattern.slot)
+    return {words: frozenset(found) for words, found in out.items()}
 
 
 def _value_of(clause: Sequence[Token], found: _Found) -> str:
@@ -447,7 +490,7 @@ def _clause_claims(
         past = _has("past_state", _without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or _was_before(clause, start))
-            and not _has("present", words)
+            and not _has("present", _said_by(clause, found, value))
         )
         out.append(
             ClaimDraft(
@@ -469,6 +512,13 @@ def _clause_claims(
             )
         )
     return out
+
+
+def _said_by(clause: Sequence[Token], found: _Found, value: str) -> str:
+    """The clause's words up to a phrasing's value and the word after it: what tells its
+    tense ("I was allergic to eggs until I was 7 and then just grew out of it": not "just")."""
+    end = max(found.end, found.value_at) + len(value.split()) + 1
+    return " ".join(_norm(t.text) for t in clause[:end])
 
 
 def _simile(clause: Sequence[Token], start: int) -> bool:
@@ -545,11 +595,10 @@ def _fits(pattern: _Pattern, value: str) -> bool:
         return False
     if pattern.slot in slot_table()["timed_slots"]:
         return True
-    if _CLOCK.fullmatch(value.strip()):
-        return False  # "i get up at 5:45 now" is no school "at {v} now"
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
-    # numbers alone ("07700 900123") are no time
-    return not (is_time(value) and not all(w.isdigit() for w in words))
+    # numbers alone ("07700 900123") are no time, a clock time is ("at 5:45 now": no school)
+    bare = all(w.isdigit() for w in words) and not _CLOCK.fullmatch(value.strip())
+    return not (is_time(value) and not bare)
 
 
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?", re.IGNORECASE)

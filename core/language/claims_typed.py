@@ -266,8 +266,15 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             continue
         after = i + len(verb.split()) if verb is not None else i + 1
         for j in range(after, min(after + 4, len(tokens))):
+            if tokens[j].pos == "ADP":
+                break  # "my PT at PureGym": the gym is not what "my" names
             word = tokens[j].text  # a brand ("Kia", "iPhone"), not the kind ("a new car")
-            named = word[:1].isupper() or word[1:] != word[1:].lower() or tokens[j].pos == "PROPN"
+            named = (
+                word[:1].isupper()
+                or word[1:] != word[1:].lower()
+                or tokens[j].pos == "PROPN"
+                or (j + 1 < len(tokens) and tokens[j + 1].text[:1].isdigit())  # my pixel 6
+            )
             slot = brand_slot(word) if named else ""
             if slot in table["slots"]:
                 value = value_at(tokens, j)

@@ -188,6 +188,9 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
         if found:
             out.extend(found)
             last = (found[0].subject_kind, found[0].subject)
+            held = _topic_subject(clause)
+            if held and held[0] == "relation" and all(c.subject_kind == "speaker" for c in found):
+                last = held  # 我男朋友是果粉，一直用iPhone: his phone, though 恋爱 is mine
         elif (named := _topic_subject(clause)) is not None:
             last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
     topic = topic_claims_zh(text, clauses, _topic_subject)
@@ -211,6 +214,7 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
         marks = cues["beneficiary_marks"]
         found = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
         value = re.split("[" + marks + "送]", found.group(0) if found else words[0].norm)[0]
+        value = value.rstrip(_PARTICLES) or value  # 换成小米14了: 小米14
         after = rest[words[0].start + len(value) :]
         before = clause[:at].lstrip(marks)
         who = zh_subject(after[1:]) if after[:1] in marks else None
@@ -285,6 +289,9 @@ def _brand_after(text: str, measure: str) -> tuple[str, list[Any], str]:
 def _measure(chars: str) -> re.Pattern[str]:
     """What may stand between a verb of getting and the brand (了, 一, a measure word, 新的)."""
     return re.compile("了?一?[" + re.escape(chars) + "]?新?的?")
+
+
+_PARTICLES = "了啦呀吧哈呢嘛哦"
 
 
 def _first_subject(clauses: list[str]) -> tuple[str, str] | None:
@@ -395,6 +402,10 @@ def _claim(
     spec = slot_table()["slots"][slot]
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value, p.source):
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
+    if spec.get("key_by") == "object":
+        slot, value = _keyed(slot, value)
+    if _thing_subject(_drop_object(before)) and slot not in _things_speak_for():
+        return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
     kind, subject = zh_subject(_drop_object(before)) or (("speaker", "") if p.speaker else last)
     after = clause[m.end() :].lstrip(_LEAD)
@@ -422,6 +433,37 @@ def _claim(
         rule="slot:" + slot + " '" + p.source + "'",
     )
     return claim, span
+
+
+def _keyed(slot: str, value: str) -> tuple[str, str]:
+    """A slot keyed by the thing it is about and the value, read from "thing 是 value"
+    (最喜欢的歌手是周杰伦: favourite:歌手, 周杰伦; 周杰伦的歌是《晴天》: favourite:歌)."""
+    thing, said, rest = value.partition("是")
+    if not said or not rest.strip():
+        return slot + ":", value
+    thing = thing.rsplit("的", 1)[-1]
+    for adverb in sorted(
+        slot_table()["cues"]["zh"]["present"] + ["还", "也", "就", "一直"], key=len, reverse=True
+    ):
+        thing = thing.removesuffix(adverb)
+    return slot + ":" + thing, rest.strip()
+
+
+def _things_speak_for() -> list[str]:
+    """The slots a thing holds for the speaker (公司改成大小周了: the speaker's hours)."""
+    return list(slot_table()["subjects"]["zh"]["things_speak_for"])
+
+
+def _thing_subject(before: str) -> bool:
+    """Whether the text before a phrasing opens with a thing that is no one (公司, 我们单位:
+    `things`), the subject of the clause (not 我在公司是做测试的, where it is a place)."""
+    subjects = slot_table()["subjects"]["zh"]
+    head = before.strip()
+    for word in sorted(subjects["speaker"], key=len, reverse=True):
+        if head.startswith(word):
+            head = head[len(word) :].removeprefix("的")
+            break
+    return head.startswith(tuple(subjects["things"]))
 
 
 def _word_before(clause: str, at: int) -> Word | None:
@@ -455,8 +497,12 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     not 在家做饭)."""
     zh = spec.get("zh", {})
     shaped = zh.get("shaped")
-    if shaped and source in shaped["phrasings"] and not re.search(shaped["shape"], value):
-        return False
+    if shaped and source in shaped["phrasings"]:
+        words = tag_words(normalise(value)) if value else []
+        if not re.search(shaped["shape"], value) or (
+            len(words) == 1 and words[0].tag in shaped.get("not_tags", ())
+        ):
+            return False  # 女朋友是程序员: a common noun, though 程 is a surname
     pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 

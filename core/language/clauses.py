@@ -38,10 +38,15 @@ same clauses."""
 @cache
 def _cues() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The wish and plan cues of the slot table's `hypothetical` lists (and its Chinese
-    `wish_words`), English as whole words, Chinese in the text."""
+    `wish_words`) and what someone is reported to say (`reported`: 一上来就说下个月涨五百
+    dates no new landlord), English as whole words, Chinese in the text."""
     cues = slot_table()["cues"]
-    en = sorted(cues["en"]["hypothetical"], key=len, reverse=True)
-    zh = sorted((*cues["zh"]["hypothetical"], *cues["zh"]["wish_words"]), key=len, reverse=True)
+    en = sorted((*cues["en"]["hypothetical"], *cues["en"]["reported"]), key=len, reverse=True)
+    zh = sorted(
+        (*cues["zh"]["hypothetical"], *cues["zh"]["wish_words"], *cues["zh"]["reported"]),
+        key=len,
+        reverse=True,
+    )
     en_re = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, en)) + r")(?![\w'])", re.I)
     return en_re, re.compile("|".join(map(re.escape, zh)))
 

@@ -389,37 +389,31 @@ def _zh_owned(text: str) -> str:
 def _zh_time_word(text: str) -> bool:
     """Whether `text` opens with a word the segmenter tags as a time (周二, 周末), not a name
     of the form 小/老 + surname (老周, which it tags so too)."""
-    subjects = slot_table()["subjects"]["zh"]
-    words = tag_words(normalise(text)) if text else []
-    if not words or words[0].tag != "t":
-        return False
-    first = words[0].norm
-    return not (first[0] in subjects["name_prefixes"] and first[1:2] in subjects["surnames"])
+    words = tag_words(normalise(text)) if text else []  # cached: _zh_name segmented it too
+    return bool(words) and words[0].tag == "t" and not _prefixed(words[0].norm)
 
 
 def _zh_name(text: str) -> str:
     """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
     surname), else ""."""
-    subjects = slot_table()["subjects"]["zh"]
     words = tag_words(normalise(text)) if text else []
     if not words or not _ZH_NAME.fullmatch(words[0].norm):
         return ""
     first = words[0].norm
-    prefixed = first[0] in subjects["name_prefixes"] and first[1] in subjects["surnames"]
-    named = words[0].tag.startswith("nr") or prefixed or _doubled(first)
+    named = words[0].tag.startswith("nr") or _prefixed(first) or _doubled(first)
     return text[: words[0].end] if named else ""
+
+
+def _prefixed(word: str) -> bool:
+    """Whether `word` opens with 小/老/阿 + surname (老周, 小王): a name, however tagged."""
+    subjects = slot_table()["subjects"]["zh"]
+    return word[:1] in subjects["name_prefixes"] and word[1:2] in subjects["surnames"]
 
 
 def zh_prefixed_names(text: str) -> set[str]:
     """The names of the form 小/老/阿 + surname a Chinese text holds (我们组长老周人超好: 老周),
     which the segmenter often splits."""
-    subjects = slot_table()["subjects"]["zh"]
-    prefixes, surnames = set(subjects["name_prefixes"]), set(subjects["surnames"])
-    return {
-        text[i : i + 2]
-        for i in range(len(text) - 1)
-        if text[i] in prefixes and text[i + 1] in surnames
-    }
+    return {text[i : i + 2] for i in range(len(text) - 1) if _prefixed(text[i : i + 2])}
 
 
 @cache
@@ -486,8 +480,11 @@ def zh_aliases(name: str) -> frozenset[str]:
 
 
 def zh_says_i(text: str) -> bool:
-    """Whether a Chinese text names its speaker (我, 我们, 咱们)."""
-    return any(word in text for word in slot_table()["subjects"]["zh"]["speaker"])
+    """Whether a Chinese text names its speaker (我, 我们, 咱们), not only as the object of
+    a preposition (天天在我面前夸鸿蒙, 跟我说: someone else does it)."""
+    subjects = slot_table()["subjects"]["zh"]
+    text = re.sub("[" + subjects["object_marks"] + "]我(?!们)", "", text)
+    return any(word in text for word in subjects["speaker"])
 
 
 def zh_alias_opening(text: str, names: Sequence[str]) -> str | None:

@@ -191,7 +191,10 @@ def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
 def _chinese(text: str) -> str:
     stripped = text.strip()
     if stripped.endswith(("？", "?")):
-        return "question"
+        told, _, tag = stripped.rpartition("，")
+        if len(told) < 4 or len(tag) > 12:
+            return "question"
+        return _chinese(told)  # 想再养只猫，豆豆会不会欺负它啊？: a wish, then a question tag
     lex = _lexicon()["zh"]
     core = _ZH_PUNCT.sub("", stripped)
     bare = core.rstrip(_ZH_TAIL) or core

@@ -20,6 +20,7 @@ from bitemporal_core.common.times import TICK
 from bitemporal_core.common.validate import check_items
 from bitemporal_core.errors import InvalidInput, TimeRegression
 from bitemporal_core.language.analysis import Analysed, Utterance
+from bitemporal_core.language.claims import names_a_date
 from bitemporal_core.language.detect import check_language
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
@@ -56,7 +57,9 @@ def remember_batch(
     for plan in (p for p in planned if p.keep):
         st = plan.statement
         said = item.said_at or when
-        start, end = ctx.analyser.valid_time(st.text, said, item.valid_from, item.valid_to)
+        start, end = ctx.analyser.valid_time(
+            st.text, said, item.valid_from, item.valid_to, dated=names_a_date(st.claims)
+        )
         meta = (
             item.meta if st.category == MEMORY else {**item.meta, "kind": item.meta["kind"] or TALK}
         )

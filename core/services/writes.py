@@ -16,6 +16,7 @@ import attrs
 from bitemporal_core.backends.port import Link, NewFact, NewMessage, WriteBatch
 from bitemporal_core.common.times import check_interval, utcnow
 from bitemporal_core.errors import MessageConflict, NotCurrent, NotFound, SupersededFact
+from bitemporal_core.language.claims import names_a_date
 from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
 from bitemporal_core.services.bulk import remember_batch, repeat_of
 from bitemporal_core.services.commit import commit
@@ -121,7 +122,9 @@ def supersede(
     stale = ctx.upkeep.citing_current([version.id])  # abstractions quoting it end too
 
     def build(when: datetime) -> Fact:
-        start, end = ctx.analyser.valid_time(text, when, valid_from, valid_to)
+        start, end = ctx.analyser.valid_time(
+            text, when, valid_from, valid_to, dated=names_a_date(statement.claims)
+        )
         new = new_version(_new_id(), statement, start, end, 1, meta, message_id)
         new = attrs.evolve(new, supersedes=version.id)
         message = NewMessage(

@@ -324,8 +324,9 @@ _CONNECTOR = re.compile(r"\s*(?:到|至|~|～|-|－|–|—)\s*")
 _BARE_DAY = re.compile(rf"(?P<d>{_DAY})[日号]")
 _UNTIL_BEFORE = re.compile(r"(?:直到|一直到|截至|截止到?)\s*$")
 _UNTIL_AROUND = re.compile(r"到\s*$")
-# A bare 到 before a time is "until" (休假到下周五), not after a verb of arriving (回到, 搬到).
-_UNTIL_BARE = re.compile(r"(?<![回来搬送收想得找遇看听见走跑飞开寄拿带等])到\s*$")
+# A bare 到 before a time is "until" (休假到下周五), not after a verb of arriving (回到, 搬到)
+# nor of moving a date (改到, 推到, 提前到).
+_UNTIL_BARE = re.compile(r"(?<![回来搬送收想得找遇看听见走跑飞开寄拿带等改推挪延换调定约前])到\s*$")
 _TITLE = re.compile(r"《[^》]*》|〈[^〉]*〉")
 
 

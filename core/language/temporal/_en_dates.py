@@ -23,6 +23,8 @@ from bitemporal_core.language.temporal._en_words import (
     MONTH_RE,
     ORD_RE,
     ORDINALS,
+    WEEKDAY_RE,
+    WEEKDAYS,
     month_number,
     ordinal,
 )
@@ -71,11 +73,26 @@ def month_in_year(m: int, y: int | None, today: date, tense: Tense) -> Period | 
 
 
 def pick_day(match: re.Match[str], ctx: Context) -> Period | None:
-    """The day of a match with groups `d`, `mon` and optional `y` and `prep`."""
+    """The day of a match with groups `d`, `mon` and optional `y` and `prep`; without a
+    year, a weekday said before it ("Tuesday 19 March") picks the nearest year it fits."""
     d = ordinal(match.group("d"))
     y = int(match.group("y")) if match.group("y") else None
+    mon = month_number(match.group("mon"))
+    named = _WEEKDAY_BEFORE.search(ctx.text, 0, match.start("core"))
+    if y is None and named is not None:
+        weekday = WEEKDAYS.get(named.group("wd").lower(), -1)  # not "ſunday"
+        fits = [
+            found
+            for year in (ctx.today.year - 1, ctx.today.year, ctx.today.year + 1)
+            if (found := safe_date(year, mon, d)) is not None and found.weekday() == weekday
+        ]
+        if fits:
+            return day(min(fits, key=lambda f: abs((f - ctx.today).days)))
     tense = _direction(_norm(match.groupdict().get("prep")), ctx.tense)
-    return day_in_year(month_number(match.group("mon")), d, y, ctx.today, tense)
+    return day_in_year(mon, d, y, ctx.today, tense)
+
+
+_WEEKDAY_BEFORE = re.compile(rf"\b(?P<wd>{WEEKDAY_RE}),?\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def pick_month(match: re.Match[str], ctx: Context) -> Period | None:
