@@ -90,9 +90,10 @@ def _phrased(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
 
 
 def names_a_date(drafts: Sequence[ClaimDraft]) -> bool:
-    """Whether a statement's claims say when something is to happen (an appointment, a
-    trip: the slot table's `dated_slots`), so that the date is their value, not the time
-    from which the statement is true ("my appointment is on Thursday" is true now)."""
+    """Whether a statement's claims say when something is booked for (an appointment, an
+    event's date: the slot table's `dated_slots`), so that the date is their value, not the
+    time from which the statement is true ("my appointment is on Thursday" is true now; a
+    trip, being somewhere then, is not of them)."""
     dated = slot_table()["dated_slots"]
     return any(d.slot.split(":", 1)[0] in dated and not d.tentative for d in drafts)
 

@@ -9,12 +9,11 @@ from functools import cache, lru_cache
 import attrs
 
 from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphened
-from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import owner_in, subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
-from bitemporal_core.language.values_en import value_at, value_before
+from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
 __all__ = [
     "claims_en",
@@ -597,30 +596,8 @@ def _fits(pattern: _Pattern, value: str) -> bool:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]
     # numbers alone ("07700 900123") are no time, a clock time is ("at 5:45 now": no school)
-    bare = all(w.isdigit() for w in words) and not _CLOCK.fullmatch(value.strip())
+    bare = all(w.isdigit() for w in words) and not clock_time(value)
     return not (is_time(value) and not bare)
-
-
-_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?", re.IGNORECASE)
-
-
-def is_time(text: str) -> bool:
-    """Whether a value or a key says only a time: time words (or their stems), ordinals and
-    numbers ("Thursday the 14th", "2 pm", "june"); in Chinese, only the characters of dates
-    and times (下周一上午十点, 月底; the slot table's `time_chars`)."""
-    if has_han(text):
-        chars = slot_table()["cues"]["zh"]["time_chars"]
-        return all(ch in chars for ch in text if not ch.isspace())
-    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
-    return bool(words) and all(w[0].isdigit() or w in _time_words() for w in words)
-
-
-@cache
-def _time_words() -> frozenset[str]:
-    """The English time words and fillers, as written and as stems (a key is a stem)."""
-    cues = slot_table()["cues"]["en"]
-    words = {*cues["time_words"], *cues["time_fillers"]}
-    return frozenset(words | {stem(w) for w in words})
 
 
 def keys_of(value: str) -> tuple[str, ...]:

@@ -19,12 +19,13 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from bitemporal_core.language.claims_en import clauses, ended_for, is_time, keys_of, norm
+from bitemporal_core.language.claims_en import clauses, ended_for, keys_of, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import mentioned, named_subject
 from bitemporal_core.language.slots import ClaimDraft, slot_table
+from bitemporal_core.language.values_en import is_time
 
 __all__ = [
     "TOPIC",

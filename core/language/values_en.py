@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from functools import cache
 
+from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["value_at", "value_before"]
+__all__ = ["clock_time", "is_time", "value_at", "value_before"]
 
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
 _SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
@@ -78,3 +82,30 @@ def value_before(clause: Sequence[Token], end: int) -> str:
             break
         i -= 1
     return " ".join(t.text for t in clause[i:end][-_MAX_VALUE:])
+
+
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?", re.IGNORECASE)
+
+
+def is_time(text: str) -> bool:
+    """Whether a value or a key says only a time: time words (or their stems), ordinals and
+    numbers ("Thursday the 14th", "2 pm", "june"); in Chinese, only the characters of dates
+    and times (下周一上午十点, 月底; the slot table's `time_chars`)."""
+    if has_han(text):
+        chars = slot_table()["cues"]["zh"]["time_chars"]
+        return all(ch in chars for ch in text if not ch.isspace())
+    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
+    return bool(words) and all(w[0].isdigit() or w in _time_words() for w in words)
+
+
+@cache
+def _time_words() -> frozenset[str]:
+    """The English time words and fillers, as written and as stems (a key is a stem)."""
+    cues = slot_table()["cues"]["en"]
+    words = {*cues["time_words"], *cues["time_fillers"]}
+    return frozenset(words | {stem(w) for w in words})
+
+
+def clock_time(value: str) -> bool:
+    """Whether a value is a clock time ("5:45", "7am"), which digits alone are not."""
+    return _CLOCK.fullmatch(value.strip()) is not None

@@ -13,12 +13,12 @@ from functools import cache
 import attrs
 
 from bitemporal_core.language.analysis import Analysed
-from bitemporal_core.language.claims_en import is_time
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people import nickname_of, zh_alias_opening, zh_says_i
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
 from bitemporal_core.language.topics import TOPIC, topic_terms
+from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
 
 __all__ = [
