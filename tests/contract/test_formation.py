@@ -328,6 +328,7 @@ def test_a_short_name_of_someone_else_changes_nothing_of_the_speakers(store: Mem
         ("我对象在一家4A广告公司当文案", "他被猎头挖去小红书做内容策划了！"),
         ("我奶奶一个人住在老家县城", "奶奶上个月住进镇上的养老院了"),
         ("I work nights at the hospital.", "finally off nights, I'm on days now"),
+        ("im at deloitte atm, audit team lol", "first day at KPMG tomorrow, wish me luck"),
         ("Our cleaner is Anna.", "We've got a new cleaner, Tomasz, he comes on Mondays."),
         (
             "We rent a little flat near the harbour in Bristol.",

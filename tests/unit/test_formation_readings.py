@@ -56,6 +56,11 @@ def test_a_lowercase_model_and_a_second_hand_phone() -> None:
     assert (phone.value, phone.additive) == ("iPhone 13", False)
 
 
+def test_atm_is_at_the_moment() -> None:
+    """ "im at deloitte atm": where one works now (the abbreviation reads as "now")."""
+    assert [slot for slot, _ in _slots("im at deloitte atm, audit team lol")] == ["employer"]
+
+
 def test_a_possessive_is_no_is() -> None:
     assert _slots("the dentist's office called about my filling") == []
     assert _slots("my dentist's Dr Patel") == [("doctor", "Dr Patel")]
