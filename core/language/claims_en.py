@@ -9,43 +9,31 @@ from functools import cache, lru_cache
 import attrs
 
 from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphened
+from bitemporal_core.language.cues_en import (
+    cue_in,
+    negated,
+    norm,
+    passing,
+    simile,
+    was_before,
+    without,
+)
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import owner_in, subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
-__all__ = [
-    "claims_en",
-    "clauses",
-    "ended_for",
-    "has_cue",
-    "is_time",
-    "keys_of",
-    "negated",
-    "norm",
-    "passing",
-]
+__all__ = ["claims_en", "clauses", "is_time", "keys_of"]
 
-_CONTRACTIONS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "n't": "not", "'d": "would"}
-_CONTRACTIONS |= {"'ll": "will", "ca": "can", "wo": "will"}
-# Contractions typed without the apostrophe, as the tokenizer splits them ("im", "dont").
-_CONTRACTIONS |= {"m": "am", "nt": "not", "ve": "have", "re": "are", "ll": "will"}
-_CONTRACTIONS |= {"an": "a"}  # "have an old tabby called" reads as "have a {v} called"
 _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 
 
 @lru_cache(maxsize=65536)
-def _norm(word: str) -> str:
-    low = word.lower().replace("’", "'")
-    return _CONTRACTIONS.get(low) or slot_table()["cues"]["en"]["abbreviations"].get(low, low)
-
-
-@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    low = _norm(word)
+    low = norm(word)
     return stem(low) or low
 
 
@@ -81,13 +69,24 @@ class _Pattern:
         return frozenset(i.stem for i in self.items if i.kind == "word")
 
 
+# A written 's in a phrasing takes a possessive or an "is"; a written "is", only an "is".
+_APOSTROPHE_S = "'s"
+
+
 def _item(word: str) -> _Item:
     if word in ("*", "**", "{v}", "{s}"):
         return _Item(word)
     text, _, pos = word.partition("/")
-    if text == "'s":  # written 's, "is" or a possessive; written "is", never a possessive
-        return _Item("word", "'s", pos or None)
-    return _Item("word", _stem(text), pos or None)
+    return _Item("word", text if text == _APOSTROPHE_S else _stem(text), pos or None)
+
+
+def _keys(clause: Sequence[Token], i: int) -> frozenset[str]:
+    """The phrasing words a clause's word answers to: its stem; an "is" (or an 's read as
+    one) also the written 's; a possessive 's before a noun only that (`_possessive`)."""
+    if _possessive(clause, i):
+        return frozenset({_APOSTROPHE_S})
+    stemmed = _stem(clause[i].text)
+    return frozenset({stemmed, _APOSTROPHE_S}) if stemmed == _stem("is") else frozenset({stemmed})
 
 
 @cache
@@ -166,20 +165,20 @@ class _Found:
     value: str = ""  # the value it names (`_value_of`), once its value was read
 
 
-def _match(pattern: _Pattern, words: Sequence[tuple[str, str, str]], start: int) -> _Found | None:
-    """Match a phrasing at `start` over (lowercase text, stem, tag) words."""
+def _match(
+    pattern: _Pattern, words: Sequence[tuple[str, frozenset[str], str]], start: int
+) -> _Found | None:
+    """Match a phrasing at `start` over (normed text, keys: `_keys`, tag) words."""
     items = pattern.items
     marks = {"{v}": -1, "{s}": -1, "end": -1}
     exceptions = set(slot_table()["cues"]["en"]["stem_exceptions"])
     intensifiers = set(slot_table()["cues"]["en"]["intensifiers"])
 
     def word_ok(item: _Item, j: int) -> bool:
-        text, stemmed, pos = words[j]
+        text, keys, pos = words[j]
         if item.pos is not None and pos != item.pos:
             return False
-        if item.stem == "'s":
-            return stemmed in ("'s", _stem("is"))
-        return stemmed == item.stem and (text not in exceptions or text == item.stem)
+        return item.stem in keys and (text not in exceptions or text == item.stem)
 
     def walk(i: int, j: int) -> int | None:
         if i == len(items):
@@ -277,102 +276,12 @@ def claims_en(
     return tuple(out)
 
 
-def norm(word: str) -> str:
-    """A word lowercased with its contraction spelled out ("n't" -> "not")."""
-    return _norm(word)
-
-
-def has_cue(cue_group: str, tokens: Sequence[Token]) -> bool:
-    """Whether the words hold one of a cue group's phrases (`cues.en` of the slot table)."""
-    return _has(cue_group, " ".join(_norm(t.text) for t in tokens))
-
-
-def _has(cue_group: str, words: str) -> bool:
-    table = slot_table()["cues"]["en"]
-    cues = _normed(cue_group)
-    if cue_group + "_except" in table:  # "second hand" is no second one
-        words = _without(cue_group + "_except", words)
-    padded = " " + words + " "
-    return any(" " + c + " " in padded or (c.startswith("'") and c in padded) for c in cues)
-
-
-@cache
-def _normed(cue_group: str) -> tuple[str, ...]:
-    """A cue group's phrases with their words as `_norm` reads a clause's ("an extra": a extra)."""
-    return tuple(
-        c if c.startswith("'") else " ".join(map(_norm, c.split()))
-        for c in slot_table()["cues"]["en"][cue_group]
-    )
-
-
-def _without(cue_group: str, words: str) -> str:
-    """The words with the cues of a group taken out ("joseph 's back in the uk" is a
-    return, not "back in" the past)."""
-    padded = " " + words + " "
-    for cue in slot_table()["cues"]["en"][cue_group]:
-        padded = padded.replace(" " + cue + " ", " _ ")
-    return padded.strip()
-
-
-def negated(clause: Sequence[Token], start: int, end: int) -> bool:
-    """A negation that bears on the words `start:end`: one of the four words before them or
-    inside them ("I'm not at Google", "no food allergies"), or a cessation word after them
-    ("... anymore"); a lone "No," answering the other person does not count."""
-    words = [_norm(t.text) for t in clause]
-    for i in range(max(0, start - 4), end):
-        if words[i] in ("not", "never", "nor") or (words[i] == "no" and _word_after(clause, i)):
-            return True
-        if words[i] == "no" and i + 1 < len(words) and words[i + 1] in ("longer", "more"):
-            return True
-    after = " ".join(words[start:])
-    ended = any(c in " " + after + " " for c in (" anymore ", " any more ", " any longer "))
-    return ended or bool(ended_for(clause))
-
-
-def ended_for(clause: Sequence[Token]) -> str:
-    """The cue of a habit the clause says ended a while ago ("three months without a
-    cigarette", "six weeks vape free", "dry since new year"; `ended_for` of the slot
-    table's English cues), or "" ."""
-    spec = slot_table()["cues"]["en"]["ended_for"]
-    words = [_norm(t.text) for t in clause]
-    padded = " " + " ".join(words) + " "
-    since = next((c for c in spec["since"] if " " + c + " " in padded), "")
-    if since:
-        return since
-    present = set(words)
-    for phrase in spec["phrases"]:
-        items = phrase.split()
-        if any(i not in present for i in items if i not in ("{n}", "{unit}", "*")):
-            continue
-        for start in range(len(words) - len(items) + 1):
-            if all(_ended_item(item, clause, words, start + k) for k, item in enumerate(items)):
-                return str(phrase)
-    return ""
-
-
-def _ended_item(item: str, clause: Sequence[Token], words: Sequence[str], i: int) -> bool:
-    if item == "{n}":
-        return clause[i].pos == "NUM" or words[i] in ("a", "an")
-    if item == "{unit}":
-        return words[i] in slot_table()["cues"]["en"]["ended_for"]["units"]
-    return item == "*" or words[i] == item
-
-
-def _word_after(clause: Sequence[Token], i: int) -> bool:
-    return i + 1 < len(clause) and clause[i + 1].pos != "PUNCT"
-
-
 def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> list[_Found]:
     """The phrasings a clause matches whose value is there (and, for a brand, is of their
     slot: `claims_en`): the longest first (of one phrasing, its shortest match), none
     overlapping, in clause order."""
-    words = [
-        ("'s", "'s", t.pos) if _possessive(clause, i) else (_norm(t.text), _stem(t.text), t.pos)
-        for i, t in enumerate(clause)
-    ]
-    present = {w[1] for w in words}
-    if _stem("is") in present:
-        present.add("'s")
+    words = [(norm(t.text), _keys(clause, i), t.pos) for i, t in enumerate(clause)]
+    present = set().union(*(w[1] for w in words))
     taken: list[_Found] = []
     for pattern, _ in _candidates(present):
         matches = [
@@ -461,14 +370,14 @@ def _clause_claims(
     clause: list[Token], brand_slot: Callable[[str], str] | None = None
 ) -> list[ClaimDraft]:
     out = []
-    words = " ".join(_norm(t.text) for t in clause)
+    words = " ".join(norm(t.text) for t in clause)
     for found in _found(clause, brand_slot):
         pattern, start, end = found.pattern, found.start, found.end
-        if _simile(clause, start):
+        if simile(clause, start):
             continue  # "feels like driving a roller skate"
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or found.value
-        upto = " ".join(_norm(t.text) for t in clause[:end])
+        upto = " ".join(norm(t.text) for t in clause[:end])
         is_negated = pattern.positive and negated(clause, start, end)
         # A phrasing whose words say "me" is the speaker's ("they bumped me up to", "they've
         # moved me to the 26th"), as is a value before it that opens the clause ("keto lasted
@@ -486,10 +395,10 @@ def _clause_claims(
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, start, end)
-        past = _has("past_state", _without("returned", upto)) or (
+        past = cue_in("past_state", without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
-            and (clause[start].text.lower() in _STATE_PAST or _was_before(clause, start))
-            and not _has("present", _said_by(clause, found, value))
+            and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
+            and not cue_in("present", _said_by(clause, found, value))
         )
         out.append(
             ClaimDraft(
@@ -500,12 +409,13 @@ def _clause_claims(
                 keys=keys_of(value),
                 positive=pattern.positive and not is_negated,
                 single=spec["cardinality"] == "one",
-                replacing=_has("replacing", words)
+                replacing=cue_in("replacing", words)
                 or not pattern.positive
                 or is_negated
                 or bool(spec.get("replacing")),
-                additive=_has("additive", words) or (pattern.adds and not _has("replacing", words)),
-                tentative=_has("hypothetical", upto) or passing(clause, words),
+                additive=cue_in("additive", words)
+                or (pattern.adds and not cue_in("replacing", words)),
+                tentative=cue_in("hypothetical", upto) or passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",
             )
@@ -517,48 +427,7 @@ def _said_by(clause: Sequence[Token], found: _Found, value: str) -> str:
     """The clause's words up to a phrasing's value and the word after it: what tells its
     tense ("I was allergic to eggs until I was 7 and then just grew out of it": not "just")."""
     end = max(found.end, found.value_at) + len(value.split()) + 1
-    return " ".join(_norm(t.text) for t in clause[:end])
-
-
-def _simile(clause: Sequence[Token], start: int) -> bool:
-    """A phrasing inside a comparison ("feels like driving a roller skate", "as if I lived
-    there"): the slot table's `simile` cues right before it."""
-    before = " ".join(_norm(t.text) for t in clause[max(0, start - 3) : start])
-    return any((" " + before).endswith(" " + cue) for cue in slot_table()["cues"]["en"]["simile"])
-
-
-def _was_before(clause: Sequence[Token], start: int) -> bool:
-    """A state told in the past right before a phrasing ("I was vegan", "we were living in
-    Rome", "I was engaged to someone else"); not a passive ("I was promoted to")."""
-    before = [t.text.lower() for t in clause[max(0, start - 2) : start] if t.pos != "DET"]
-    cues = slot_table()["cues"]["en"]
-    state = clause[start].tag != "VBN" or clause[start].text.lower() in cues["state_participles"]
-    return bool(before) and before[-1] in cues["past_copulas"] and state
-
-
-def passing(clause: Sequence[Token], words: str) -> bool:
-    """A passing state ("this week I'm working from my parents' place in Norfolk"): a
-    temporary cue in a clause told in the present ("I moved to Leeds this week", "traded the
-    Civic in this weekend" and "as of this week" are changes), or a stopgap in any tense."""
-    cues = slot_table()["cues"]["en"]
-    padded = " " + words + " "
-    framed = any(
-        " " + c + " " in padded
-        and not any(" " + a + " " + c + " " in padded for a in cues["temporary_not_after"])
-        for c in cues["temporary"]
-    )
-    if _has("stopgap", words):  # "got a courtesy Fiat from the garage": told in any tense
-        return True
-    passive = set(cues["passive_aux"])
-    return framed and not any(  # "I've been living at my mum's this week" is no change
-        t.tag == "VBD"
-        or (
-            t.tag == "VBN"
-            and t.text.lower() != "been"
-            and not (i and clause[i - 1].text.lower() in passive)
-        )
-        for i, t in enumerate(clause)
-    )
+    return " ".join(norm(t.text) for t in clause[:end])
 
 
 def _own_value(clause: Sequence[Token], found: _Found) -> bool:

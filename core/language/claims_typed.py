@@ -14,13 +14,8 @@ from itertools import chain, islice
 
 import attrs
 
-from bitemporal_core.language.claims_en import (
-    has_cue,
-    keys_of,
-    negated,
-    norm,
-    passing,
-)
+from bitemporal_core.language.claims_en import keys_of
+from bitemporal_core.language.cues_en import has_cue, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
 from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table

@@ -442,9 +442,8 @@ def _keyed(slot: str, value: str) -> tuple[str, str]:
     if not said or not rest.strip():
         return slot + ":", value
     thing = thing.rsplit("的", 1)[-1]
-    for adverb in sorted(
-        slot_table()["cues"]["zh"]["present"] + ["还", "也", "就", "一直"], key=len, reverse=True
-    ):
+    cues = slot_table()["cues"]["zh"]
+    for adverb in sorted(cues["present"] + cues["copula_adverbs"], key=len, reverse=True):
         thing = thing.removesuffix(adverb)
     return slot + ":" + thing, rest.strip()
 

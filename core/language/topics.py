@@ -19,7 +19,8 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from bitemporal_core.language.claims_en import clauses, ended_for, keys_of, norm
+from bitemporal_core.language.claims_en import clauses, keys_of
+from bitemporal_core.language.cues_en import ended_for, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
@@ -140,7 +141,7 @@ def _cue_words(tokens: Sequence[Token]) -> str:
 
 def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The topic claims of an English statement: one per clause that says something changed
-    (a `change` cue, or a habit ended for a while: `claims_en.ended_for`) and names
+    (a `change` cue, or a habit ended for a while: `cues_en.ended_for`) and names
     something, unless the statement is blocked (an addition, a wish, a past or temporary
     state, continuity, something that merely exists; a temporary state does not block an
     ended habit)."""

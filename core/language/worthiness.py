@@ -63,7 +63,7 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
     if not words:
         return "filler"
     if text.rstrip().rstrip("\"')]").endswith("?"):
-        told = _tagged(text)
+        told = _tagged(text, "en")
         if told is None:
             return "question"
         return _english(told, _prefix(tokens, told))
@@ -82,16 +82,22 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
     return MEMORY
 
 
-_TAG = re.compile(r"^(?P<told>.*\w.*?)\s*[,—–]\s*(?P<tag>[^,—–]+)\?[\s\"')\]]*$")
-
-
-def _tagged(text: str) -> str | None:
+def _tagged(text: str, language: str) -> str | None:
     """The statement before a short question tag ("He sold the Volvo, can you believe it?"
-    -> "He sold the Volvo"), when there is one and it is no question itself."""
-    m = _TAG.match(text.strip())
-    if m is None or len(_WORD.findall(m["tag"])) > 5 or len(_WORD.findall(m["told"])) < 4:
+    -> "He sold the Volvo"), when there is one (the language's `question_tag` rule)."""
+    rule = _lexicon()[language]["question_tag"]
+    body = text.strip().rstrip(" \t\n\"')]")
+    cut = max(body.rfind(b) for b in rule["breaks"])
+    if cut < 0 or not body.endswith(("?", "？")):
         return None
-    return m["told"]
+    told, tag = body[:cut].rstrip(), body[cut + 1 : -1].strip()
+
+    def size(part: str) -> int:
+        return len(_WORD.findall(part)) if rule["unit"] == "words" else len(part)
+
+    if size(tag) > rule["tag_at_most"] or size(told) < rule["told_at_least"]:
+        return None
+    return told
 
 
 def _prefix(tokens: Sequence[Token], text: str) -> Sequence[Token]:
@@ -191,8 +197,8 @@ def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
 def _chinese(text: str) -> str:
     stripped = text.strip()
     if stripped.endswith(("？", "?")):
-        told, _, tag = stripped.rpartition("，")
-        if len(told) < 4 or len(tag) > 12:
+        told = _tagged(stripped, "zh")
+        if told is None:
             return "question"
         return _chinese(told)  # 想再养只猫，豆豆会不会欺负它啊？: a wish, then a question tag
     lex = _lexicon()["zh"]

@@ -112,9 +112,14 @@ def test_i_as_the_object_of_a_preposition_is_no_subject() -> None:
         ("想再养只猫，豆豆会不会欺负它啊？", "memory"),  # a wish, then a question tag
         ("我现在住在哪？", "question"),
         ("你好，最近怎么样？", "question"),
+        ("He sold the Volvo last week, can you believe it?", "memory"),
+        ("Where do you think I should move, Berlin or Paris?", "question"),
+        ("I moved, didn't I?", "question"),  # too short a statement before the tag
     ],
 )
-def test_a_chinese_statement_with_a_question_tag_is_a_memory(text: str, kind: str) -> None:
+def test_a_statement_with_a_question_tag_is_a_memory(text: str, kind: str) -> None:
+    """One rule per language (`question_tag` of the worthiness lexicon), measured in words
+    in English and in characters in Chinese."""
     assert category(text) == kind
 
 
