@@ -44,7 +44,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev20|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev21|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -88,6 +88,7 @@ SETS = {
     "dev18": ("stream_dev18_{}.jsonl", HERE / "STREAM_DEV18.md"),
     "dev19": ("stream_dev19_{}.jsonl", HERE / "STREAM_DEV19.md"),
     "dev20": ("stream_dev20_{}.jsonl", HERE / "STREAM_DEV20.md"),
+    "dev21": ("stream_dev21_{}.jsonl", HERE / "STREAM_DEV21.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
