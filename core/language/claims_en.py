@@ -385,7 +385,8 @@ def _clause_claims(
         if pattern.speaker or "me" in {t.text.lower() for t in clause[start:end]}:
             kind, subject = "speaker", ""
         elif 0 <= found.subject_at < len(clause):
-            kind, subject = "person", clause[found.subject_at].text.lower()
+            named = clause[found.subject_at]  # "moved her to": a pronoun, resolved later
+            kind, subject = "pronoun" if named.pos == "PRON" else "person", named.text.lower()
         elif _own_value(clause, found):
             kind, subject = "speaker", ""
         else:

@@ -329,7 +329,9 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
             ended = [c.fact_id for c in same]
         else:
             ended = [c.fact_id for c in same if _related(new, c.claim)]
-            ended = ended or ([same[0].fact_id] if len(same) == 1 else [])
+            # the only value held ends only for an ending that names none ("I quit my meds"),
+            # not for one naming another ("cats don't bother me anymore": no peanut allergy)
+            ended = ended or ([same[0].fact_id] if len(same) == 1 and _ends_slot(new) else [])
         topical = [c.fact_id for c in states if c.claim.positive and _names_slot(new, c.claim)]
         return list(dict.fromkeys(ended + named + topical))
     return []

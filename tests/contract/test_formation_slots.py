@@ -1,0 +1,68 @@
+"""Memory formation on every engine, stop 45's slots and rules (docs/design.md, "Memory
+formation"): medication, a teacher, a hairdresser, a phone number by its last digits, a
+diet cut down, an amount changed, and an ending that names another value."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bitemporal_core import Basis, MemoryStore
+
+T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
+
+
+def _texts(store: MemoryStore, ns: str) -> set[str]:
+    at = T0 + timedelta(days=100)
+    return {f.text for f in store.snapshot(ns, basis=Basis(valid_at=at, known_at=at))}
+
+
+def _say(store: MemoryStore, ns: str, *lines: str) -> None:
+    for i, line in enumerate(lines):
+        store.remember(line, namespace=ns, at=T0 + timedelta(days=i))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I take 50mg of sertraline every morning.", "stopped taking the sertraline last month"),
+        ("我每天早上空腹吃一片优甲乐，50微克的", "复查完医生说指标正常了，优甲乐停了"),
+        (  # a pronoun named by the phrasing ("moved her to") is the one it points back to
+            "My daughter has piano lessons with Mrs Patel on Wednesdays.",
+            "we've moved her to a new piano teacher, Mr Kowalski",
+        ),
+        ("我剪头一直找楼下发廊的Kevin", "Kevin回老家了，现在换成店里的小周给我剪"),
+        ("我手机号是138开头那个，尾号6621", "换号了，新号码尾号0937"),
+        ("I'll eat pretty much anything, not fussy at all.", "I've cut out dairy completely"),
+        ("my usual weekday run is 5k round the park", "upped my run to 10k, legs are dead"),
+        ("房租一个月4500，押一付三", "房东又涨房租了，涨到5200"),
+    ],
+)
+def test_a_later_statement_of_the_same_thing_retires_the_earlier(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    _say(store, "u", old, new)
+    assert _texts(store, "u") == {new}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I take 50mg of sertraline every morning.", "I'm also on 5mg of ramipril for my heart"),
+        # an ending that names another value ends only that one, not the only value held
+        ("I'm allergic to peanuts.", "I'm not allergic to cats anymore"),
+        ("我在吃火锅", "雨停了"),  # no medication: neither is a medicine's name
+    ],
+)
+def test_a_statement_of_another_value_leaves_the_first(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    _say(store, "a", old, new)
+    assert _texts(store, "a") == {old, new}
+
+
+def test_a_price_that_rises_changes_nothing_of_the_speakers(store: MemoryStore) -> None:
+    """涨到 is a change of what the speaker holds only where the speaker holds it."""
+    _say(store, "p", "我的车一直停在公司对面的停车场。", "博物馆的停车费涨了一倍。")
+    assert "我的车一直停在公司对面的停车场。" in _texts(store, "p")
