@@ -25,8 +25,8 @@ neither the rules nor any other set, measured untouched first; `--set dev13` a t
 written the same way, and `--set dev14` a fourteenth, mostly additions that share the earlier
 fact's words (each measured untouched first); `--set dev15` a fifteenth, written at the end of
 that round to measure its rules on talk they were not written from, read in the next; `--set
-dev16` a sixteenth and `--set dev17` to `--set dev20` the next, each written the same way
-at the start of a round and measured untouched (all but the newest, dev20, tuned on since).
+dev16` a sixteenth and `--set dev17` to `--set dev21` the next, each written the same way
+at the start of a round and measured untouched (all but the newest, dev21, tuned on since).
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 

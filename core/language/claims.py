@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 import attrs
 
@@ -127,10 +128,18 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
         plain = run and (plain or tok.text.lower() in ADJECTIVES)
         if plain:
             tok = attrs.evolve(tok, pos="ADJ" if tok.text.lower() in ADJECTIVES else "NOUN")
+        if low and tok.pos == "PROPN" and tok.text in _roles():
+            tok = attrs.evolve(tok, pos="NOUN")  # "landlord's a guy called ...": no one named
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)
     return tuple(out)
+
+
+@cache
+def _roles() -> frozenset[str]:
+    """The words a role is called by (the slot table's `roles`: landlord, gp, manager)."""
+    return frozenset(r for spec in slot_table()["slots"].values() for r in spec.get("roles", ()))
 
 
 def _shouted(tokens: Sequence[Token]) -> bool:

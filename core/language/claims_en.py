@@ -20,11 +20,11 @@ from bitemporal_core.language.cues_en import (
 )
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
-from bitemporal_core.language.people import owner_in, subject_of
+from bitemporal_core.language.people import named_by, owner_in, subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
-__all__ = ["claims_en", "clauses", "is_time", "keys_of"]
+__all__ = ["claims_en", "clauses", "keys_of"]
 
 _CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
@@ -379,14 +379,13 @@ def _clause_claims(
         value = pattern.value or found.value
         upto = " ".join(norm(t.text) for t in clause[:end])
         is_negated = pattern.positive and negated(clause, start, end)
-        # A phrasing whose words say "me" is the speaker's ("they bumped me up to", "they've
-        # moved me to the 26th"), as is a value before it that opens the clause ("keto lasted
-        # about three weeks").
-        if pattern.speaker or "me" in {t.text.lower() for t in clause[start:end]}:
+        # A phrasing whose words say "me" or "my" is the speaker's ("they bumped me up to",
+        # "Physio moved my appointment to"), as is a value before it that opens the clause
+        # ("keto lasted about three weeks").
+        if pattern.speaker or {"me", "my"} & {t.text.lower() for t in clause[start:end]}:
             kind, subject = "speaker", ""
         elif 0 <= found.subject_at < len(clause):
-            named = clause[found.subject_at]  # "moved her to": a pronoun, resolved later
-            kind, subject = "pronoun" if named.pos == "PRON" else "person", named.text.lower()
+            kind, subject = named_by(clause, found.subject_at)
         elif _own_value(clause, found):
             kind, subject = "speaker", ""
         else:

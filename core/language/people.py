@@ -24,6 +24,7 @@ __all__ = [
     "is_name",
     "mentioned",
     "name_at",
+    "named_by",
     "named_subject",
     "names_person",
     "nickname_of",
@@ -178,6 +179,17 @@ def owner_in(tokens: Sequence[Token]) -> tuple[str, str] | None:
         if low in owners:
             return "pronoun", str(owners[low])
     return None
+
+
+def named_by(tokens: Sequence[Token], i: int) -> tuple[str, str]:
+    """Who the word a phrasing names as its subject is ("moved {s} to", "took {s} off"): a
+    pronoun to resolve ("her"), a relative ("Dad"), else the person of that name."""
+    low = tokens[i].text.lower()
+    if tokens[i].pos == "PRON" or low in _words("third"):
+        return "pronoun", low
+    if low in _words("relations"):
+        return "relation", _full(low)
+    return "person", low
 
 
 def named_subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:

@@ -33,6 +33,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         or clause[i].text.lower() in skip
     ):
         i += 1
+    i = _after_called(clause, i)
     words: list[str] = []
     while i < len(clause) and len(words) < _MAX_VALUE:
         tok = clause[i]
@@ -50,6 +51,15 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         words.append(tok.text)
         i += 1
     return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _after_called(clause: Sequence[Token], i: int) -> int:
+    """Where a value named after what it is starts ("a guy called Mr Patel", "some company
+    called Harbour Lettings": the slot table's `called_kinds`), else `i`."""
+    cues = slot_table()["cues"]["en"]
+    j = i + (i < len(clause) and clause[i].pos in ("DET", "ADJ"))
+    kind = j + 2 < len(clause) and clause[j].text.lower() in cues["called_kinds"]
+    return j + 2 if kind and clause[j + 1].text.lower() in ("called", "named") else i
 
 
 def _object_pronoun(tok: Token) -> bool:

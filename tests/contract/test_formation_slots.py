@@ -37,6 +37,20 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
         ("I'll eat pretty much anything, not fussy at all.", "I've cut out dairy completely"),
         ("my usual weekday run is 5k round the park", "upped my run to 10k, legs are dead"),
         ("房租一个月4500，押一付三", "房东又涨房租了，涨到5200"),
+        # a value named after what it is ("a guy called"); a role word opening a statement
+        # in lowercase is no one's name
+        (
+            "landlord's a guy called Mr Patel, v chill tbh.",
+            "rent now goes to some company called Harbour Lettings",
+        ),
+        ("my PT at PureGym is a guy called Kyle", "stopped doing sessions with kyle"),
+        (  # a relative a phrasing names ("took Dad off")
+            "My dad takes amlodipine for his blood pressure.",
+            "The GP took Dad off amlodipine because of the ankle swelling.",
+        ),
+        ("I run about 20k a week, mostly along the river.", "Physio has banned running."),
+        # a phrasing that says "my" is the speaker's, whoever acts
+        ("physio appointment is thursday 3pm", "Physio moved my appointment to Monday at 10am."),
     ],
 )
 def test_a_later_statement_of_the_same_thing_retires_the_earlier(

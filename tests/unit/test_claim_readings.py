@@ -277,7 +277,7 @@ def test_a_weekday_is_no_name_and_who_receives_is_no_subject() -> None:
 @pytest.mark.parametrize(
     ("text", "slot", "value"),
     [
-        ("new landlord is a company called Brightkey Homes", "landlord", "company"),
+        ("new landlord is a company called Brightkey Homes", "landlord", "Brightkey Homes"),
         ("got my compressed hours approved", "work_schedule", "compressed hours"),
         ("it's the bus every morning now", "commute", "bus"),
         ("My cousin moved down to Exeter.", "residence", "Exeter"),

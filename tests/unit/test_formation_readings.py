@@ -45,7 +45,7 @@ def test_a_phrasing_only_brand_slots_share_takes_a_value_of_its_own_kind(
 
 def test_a_member_at_a_gym_is_no_job_and_my_pt_at_a_gym_owns_no_gym() -> None:
     assert _slots("I'm a member at PureGym on Deansgate.") == [("gym", "PureGym")]
-    assert _slots("my PT at PureGym is a guy called Kyle") == []
+    assert _slots("my PT at PureGym is a guy called Kyle") == [("trainer", "Kyle")]
 
 
 def test_a_lowercase_model_and_a_second_hand_phone() -> None:
@@ -143,3 +143,40 @@ def test_a_date_moved_to_is_no_until_and_a_weekday_picks_the_year() -> None:
     assert leave is not None and leave.valid_to is not None
     tuesday = resolver.resolve("They moved my appointment to Tuesday 19 March.", said)
     assert tuesday is not None and tuesday.valid_from.date() == datetime(2024, 3, 19).date()
+
+
+# --- stop 45 ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("landlord's a guy called Mr Patel", [("landlord", "Mr Patel")]),
+        (
+            "rent now goes to some company called Harbour Lettings",
+            [("landlord", "Harbour Lettings")],
+        ),
+        ("I take 50mg of sertraline every morning.", [("medication", "50 mg of sertraline")]),
+        ("我每天早上空腹吃一片优甲乐", [("medication", "优甲乐")]),
+        ("我在吃火锅", []),  # no medicine's name
+        ("新号码尾号0937", [("phone_number", "0937")]),
+        ("gave up dairy in january", [("diet", "dairy-free")]),
+    ],
+)
+def test_stop_45_slots_read_their_values(text: str, expected: list[tuple[str, str]]) -> None:
+    """(An `any` ending beside a slot's claim, as "gave up {v}" makes, is left out.)"""
+    assert [found for found in _slots(text) if found[0] != "any"] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("landlord's a guy called Mr Patel", ("speaker", "")),  # a role word is no name
+        ("we've moved her to a new piano teacher, Mr Kowalski", ("pronoun", "her")),
+        ("The GP took Dad off amlodipine.", ("relation", "dad")),
+        ("Physio moved my appointment to Monday at 10am.", ("speaker", "")),  # "my"
+    ],
+)
+def test_who_a_phrasing_is_about(text: str, subject: tuple[str, str]) -> None:
+    (first, *_) = [d for d in _drafts(text) if d.slot not in ("about", "topic")]
+    assert (first.subject_kind, first.subject) == subject
