@@ -93,11 +93,14 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
 
 
 def _bare_relation(tokens: Sequence[Token], i: int) -> bool:
-    """A word only a relative is called, as the subject of its clause and nobody else's:
-    "sis moved", "mum's retiring"; not "Jake's mum", "his dad", "a dad joke", "thanks bro"."""
+    """A word only a relative is called, as the subject of its clause or a verb's object,
+    and nobody else's: "sis moved", "mum's retiring", "took mum to the GP"; not "Jake's
+    mum", "his dad", "a dad joke", "thanks bro"."""
     if tokens[i].text.lower() not in _words("bare_relations"):
         return False
     prev = tokens[i - 1] if i else None
+    if prev is not None and prev.pos == "VERB" and prev.text.lower() not in ("thanks", "thank"):
+        return True
     if prev is not None and (
         prev.pos in ("DET", "NOUN", "PROPN", "ADJ", "ADP", "PRON")
         or prev.text.lower() in ("'s", "’s")

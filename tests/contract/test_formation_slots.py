@@ -51,6 +51,8 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
         ("I run about 20k a week, mostly along the river.", "Physio has banned running."),
         # a phrasing that says "my" is the speaker's, whoever acts
         ("physio appointment is thursday 3pm", "Physio moved my appointment to Monday at 10am."),
+        ("Harriet's moved down to Manchester.", "hattie's moved AGAIN"),  # a nickname
+        ("我办了乐刻的卡，一般晚上下班去练", "健身卡退了，太远了根本不去"),
     ],
 )
 def test_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -67,6 +69,7 @@ def test_a_later_statement_of_the_same_thing_retires_the_earlier(
         # an ending that names another value ends only that one, not the only value held
         ("I'm allergic to peanuts.", "I'm not allergic to cats anymore"),
         ("我在吃火锅", "雨停了"),  # no medication: neither is a medicine's name
+        ("我办了乐刻的卡", "公交卡退了"),  # a bus card is no gym's
     ],
 )
 def test_a_statement_of_another_value_leaves_the_first(
@@ -80,3 +83,19 @@ def test_a_price_that_rises_changes_nothing_of_the_speakers(store: MemoryStore) 
     """涨到 is a change of what the speaker holds only where the speaker holds it."""
     _say(store, "p", "我的车一直停在公司对面的停车场。", "博物馆的停车费涨了一倍。")
     assert "我的车一直停在公司对面的停车场。" in _texts(store, "p")
+
+
+def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
+    store: MemoryStore,
+) -> None:
+    """ "Took mum to the GP": a word only a relative is called, as a verb's object, is who
+    "she" points back to; "upped mum's ramipril to 10mg" replaces her 5mg."""
+    _say(
+        store,
+        "m",
+        "Took mum to the GP this morning. She's on 5mg of ramipril for her blood pressure.",
+        "GP upped mum's ramipril to 10mg, her readings were still high",
+    )
+    current = _texts(store, "m")
+    assert "She's on 5mg of ramipril for her blood pressure." not in current
+    assert "GP upped mum's ramipril to 10mg, her readings were still high" in current
