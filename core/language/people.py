@@ -99,8 +99,8 @@ def _bare_relation(tokens: Sequence[Token], i: int) -> bool:
     if tokens[i].text.lower() not in _words("bare_relations"):
         return False
     prev = tokens[i - 1] if i else None
-    if prev is not None and prev.pos == "VERB" and prev.text.lower() not in ("thanks", "thank"):
-        return True
+    if prev is not None and prev.pos == "VERB":  # a verb's object, not "thanks bro"
+        return prev.text.lower() not in _words("bare_relation_not_after")
     if prev is not None and (
         prev.pos in ("DET", "NOUN", "PROPN", "ADJ", "ADP", "PRON")
         or prev.text.lower() in ("'s", "’s")
