@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
 
 import attrs
 
@@ -23,7 +22,7 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
 from bitemporal_core.language.people import mentioned
-from bitemporal_core.language.slots import ClaimDraft, slot_table
+from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
     category_slot,
@@ -128,18 +127,12 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
         plain = run and (plain or tok.text.lower() in ADJECTIVES)
         if plain:
             tok = attrs.evolve(tok, pos="ADJ" if tok.text.lower() in ADJECTIVES else "NOUN")
-        if low and tok.pos == "PROPN" and tok.text in _roles():
+        if low and tok.pos == "PROPN" and tok.text in role_slots():
             tok = attrs.evolve(tok, pos="NOUN")  # "landlord's a guy called ...": no one named
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)
     return tuple(out)
-
-
-@cache
-def _roles() -> frozenset[str]:
-    """The words a role is called by (the slot table's `roles`: landlord, gp, manager)."""
-    return frozenset(r for spec in slot_table()["slots"].values() for r in spec.get("roles", ()))
 
 
 def _shouted(tokens: Sequence[Token]) -> bool:

@@ -18,7 +18,7 @@ from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.cues_en import has_cue, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, shaped, slot_table
+from bitemporal_core.language.slots import ABOUT, ClaimDraft, role_slots, shaped, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
     change_cue_en,
@@ -172,9 +172,7 @@ def _owner(tokens: Sequence[Token], at: int) -> tuple[str, str]:
 def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """ "my manager, Linda" / "Tom's boss Linda": the role's slot holds the name, for the
     speaker (or the named owner); "my ex Sam", "my old boss" are past."""
-    roles = {
-        word: slot for slot, spec in slot_table()["slots"].items() for word in spec.get("roles", ())
-    }
+    roles = role_slots()
     possessive = set(slot_table()["subjects"]["en"]["speaker_possessive"])
     for i, tok in enumerate(tokens):
         low = norm(tok.text)

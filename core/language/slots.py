@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "shaped", "slot_table"]
+__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "role_slots", "shaped", "slot_table"]
 
 ANY = "any"
 """The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
@@ -65,6 +65,14 @@ def slot_table() -> dict[str, Any]:
     text = resources.files("bitemporal_core.language").joinpath("data/slots.json")
     data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
     return data
+
+
+@cache
+def role_slots() -> dict[str, str]:
+    """The slot each role word names (a slot's `roles`: "landlord" -> landlord, "gp" -> doctor)."""
+    return {
+        word: slot for slot, spec in slot_table()["slots"].items() for word in spec.get("roles", ())
+    }
 
 
 @cache
