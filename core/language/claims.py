@@ -21,7 +21,7 @@ from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
-from bitemporal_core.language.people import mentioned
+from bitemporal_core.language.people import mentioned, names_after_relation
 from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
@@ -55,9 +55,19 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     if _CJK.search(text):
         return _ends_what_was_said(claims_zh(text))
     tokens = truecased(tokens)
-    found = claims_en(tokens, brand_slot=brand_slot)
+    found = _brand_ended(claims_en(tokens, brand_slot=brand_slot))
     found += typed_claims(tokens, found)
     return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
+
+
+def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
+    """An ending that names no value is not another slot's when the statement ends a thing a
+    brand names: "the pixel died" ends the phone, no pet."""
+    brands = {brand_slot(d.value) for d in drafts if not d.positive and d.value}
+    brands.discard("")
+    if not brands:
+        return drafts
+    return tuple(d for d in drafts if d.positive or d.value or d.slot in brands)
 
 
 def _ends_what_was_said(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
@@ -129,6 +139,8 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
             tok = attrs.evolve(tok, pos="ADJ" if tok.text.lower() in ADJECTIVES else "NOUN")
         if low and tok.pos == "PROPN" and tok.text in role_slots():
             tok = attrs.evolve(tok, pos="NOUN")  # "landlord's a guy called ...": no one named
+        if low and names_after_relation(tokens, i):  # "my gf emma"
+            tok = attrs.evolve(tok, pos="PROPN")
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)

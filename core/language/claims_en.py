@@ -20,7 +20,7 @@ from bitemporal_core.language.cues_en import (
 )
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
-from bitemporal_core.language.people import named_by, owner_in, subject_of
+from bitemporal_core.language.people import is_speaker_word, named_by, owner_in, subject_of
 from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
@@ -382,7 +382,8 @@ def _clause_claims(
         # A phrasing whose words say "me" or "my" is the speaker's ("they bumped me up to",
         # "Physio moved my appointment to"), as is a value before it that opens the clause
         # ("keto lasted about three weeks").
-        if pattern.speaker or {"me", "my"} & {t.text.lower() for t in clause[start:end]}:
+        mine = any(is_speaker_word(t.text, possessive=True) for t in clause[start:end])
+        if pattern.speaker or mine:
             kind, subject = "speaker", ""
         elif 0 <= found.subject_at < len(clause):
             kind, subject = named_by(clause, found.subject_at)
@@ -451,8 +452,9 @@ def _start_of(clause: Sequence[Token], found: _Found) -> int:
 
 
 def _fits(pattern: _Pattern, value: str) -> bool:
-    """A value the phrasing asks for must be there, be none of the slot's `not_values` and
-    (outside dated slots) be more than a time ("got moved to Tuesday" is no move)."""
+    """A value the phrasing asks for must be there, be none of the slot's `not_values`, have
+    the slot's `value_pattern` and a shaped phrasing's `shape`, and (outside dated slots) be
+    more than a time ("got moved to Tuesday" is no move)."""
     explicit = any(i.kind == "{v}" for i in pattern.items) or pattern.before
     if not value:
         return not explicit
@@ -461,6 +463,9 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     shape = slot_table()["slots"][pattern.slot].get("value_pattern")
     if shape and not re.match(shape, value):
         return False
+    phrased = slot_table()["slots"][pattern.slot]["en"].get("shaped", {})
+    if pattern.source in phrased.get("phrasings", ()) and not re.search(phrased["shape"], value):
+        return False  # "i'm on sertraline 50mg", not "i'm on nights"
     if pattern.slot in slot_table()["timed_slots"]:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]

@@ -22,10 +22,12 @@ from bitemporal_core.language.slots import slot_table
 
 __all__ = [
     "is_name",
+    "is_speaker_word",
     "mentioned",
     "name_at",
     "named_by",
     "named_subject",
+    "names_after_relation",
     "names_person",
     "nickname_of",
     "owner_in",
@@ -94,13 +96,15 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
 
 def _bare_relation(tokens: Sequence[Token], i: int) -> bool:
     """A word only a relative is called, as the subject of its clause or a verb's object,
-    and nobody else's: "sis moved", "mum's retiring", "took mum to the GP"; not "Jake's
-    mum", "his dad", "a dad joke", "thanks bro"."""
+    and nobody else's: "sis moved", "mum's retiring", "took mum to the GP", "talked to sis";
+    not "Jake's mum", "his dad", "a dad joke", "thanks bro"."""
     if tokens[i].text.lower() not in _words("bare_relations"):
         return False
     prev = tokens[i - 1] if i else None
     if prev is not None and prev.pos == "VERB":  # a verb's object, not "thanks bro"
         return prev.text.lower() not in _words("bare_relation_not_after")
+    if prev is not None and prev.pos == "ADP" and i > 1 and tokens[i - 2].pos == "VERB":
+        return True  # a verb's object through its preposition: "talked to sis"
     if prev is not None and (
         prev.pos in ("DET", "NOUN", "PROPN", "ADJ", "ADP", "PRON")
         or prev.text.lower() in ("'s", "’s")
@@ -244,7 +248,7 @@ def _named_first(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         j += 1
     if j >= start or clause[j].tag not in ("VBD", "VBZ"):
         return None
-    if j + 1 < len(clause) and clause[j + 1].text.lower() in ("me", "us"):
+    if j + 1 < len(clause) and is_speaker_word(clause[j + 1].text):
         return None  # the speaker as the verb's object: the speaker's
     return "person", first.text.lower()
 
@@ -414,9 +418,11 @@ def _zh_name(text: str) -> str:
     words = tag_words(normalise(text)) if text else []
     if not words or not _ZH_NAME.fullmatch(words[0].norm):
         return ""
-    first = words[0].norm
-    named = words[0].tag.startswith("nr") or _prefixed(first) or _doubled(first)
-    return text[: words[0].end] if named else ""
+    first, end = words[0].norm, words[0].end
+    # a doubled pair before another is a word of four (兜兜转转, 高高兴兴), no name
+    doubled = _doubled(first) and not (len(text) > end + 1 and text[end] == text[end + 1])
+    named = words[0].tag.startswith("nr") or _prefixed(first) or doubled
+    return text[:end] if named else ""
 
 
 def _prefixed(word: str) -> bool:
@@ -542,6 +548,33 @@ def says_i(text: str) -> bool:
         return True
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
     return bool(words & (_words("speaker") | _words("speaker_possessive")))
+
+
+def names_after_relation(tokens: Sequence[Token], i: int) -> bool:
+    """Whether lowercase token `i` is a first name after the speaker's relative ("my gf emma",
+    "my sister sarah"): a known given name, and a word the tagger takes for a noun or name."""
+    if i < 2 or tokens[i].pos not in ("NOUN", "PROPN", "ADJ", "X"):
+        return False
+    low = tokens[i].text.lower()
+    return (
+        tokens[i - 1].text.lower() in _words("relations")
+        and tokens[i - 2].text.lower() in _words("speaker_possessive")
+        and (low in _words("given_names") or low in _first_names())
+    )
+
+
+@cache
+def _first_names() -> frozenset[str]:
+    """Every first name the nicknames list knows, full or short."""
+    known = _known_nicknames()
+    return frozenset(known).union(*known.values())
+
+
+def is_speaker_word(word: str, *, possessive: bool = False) -> bool:
+    """Whether `word` is the speaker as an object ("me", "us"), or with `possessive` also
+    as an owner ("my", "our"): the table's `speaker_object` and `speaker_possessive`."""
+    low = word.lower()
+    return low in _words("speaker_object") or (possessive and low in _words("speaker_possessive"))
 
 
 def share_a_name(a: str, b: str) -> bool:

@@ -24,8 +24,8 @@ from bitemporal_core.language.cues_en import ended_for, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
-from bitemporal_core.language.people import mentioned, named_subject
-from bitemporal_core.language.slots import ClaimDraft, slot_table
+from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
+from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.values_en import is_time
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "change_cue_en",
     "change_cue_zh",
     "ends_subject",
+    "family_heads",
     "is_brand",
     "topic_claims_en",
     "topic_claims_zh",
@@ -110,6 +111,11 @@ def _family(kinds: bool = False) -> dict[str, str]:
     return out
 
 
+def family_heads() -> frozenset[str]:
+    """The topics that head a family ("manager" for boss and supervisor)."""
+    return frozenset(_family().values())
+
+
 @cache
 def _stops() -> frozenset[str]:
     return frozenset(keys_of(" ".join(topics()["en"]["stop"])))
@@ -152,12 +158,19 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             len(clause),
         )  # "new job = asleep by ten": a sign is no verb
         who = named_subject(clause, verb)
-        done_to_me = who == ("pronoun", "they") and any(
-            norm(t.text) in ("me", "us") for t in clause[verb:]
-        )  # "they've moved me to tuesday": the salon, of mine
+        # A change done to the speaker is the speaker's: "they've moved me to tuesday" (the
+        # salon, of mine), "doc switched me to citalopram" (the verb's object).
+        they_did = who == ("pronoun", "they") and any(
+            is_speaker_word(t.text) for t in clause[verb:]
+        )
+        done_to_me = they_did or (
+            who is not None and who[0] != "speaker" and _object_is_speaker(clause, verb)
+        )
         if done_to_me:
             who = ("speaker", "")
-        named = _named_words(clause, before if done_to_me or _points_back(cue) else ())
+        # what is done to the speaker is named after the verb ("Dan switched me to ...")
+        said_of = clause if they_did or not done_to_me else clause[verb + 1 :]
+        named = _named_words(said_of, before if they_did or _points_back(cue) else ())
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         if not keys:
             continue
@@ -176,6 +189,8 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who is not None and is_brand(who):  # "netflix got the chop": the speaker's netflix
             mine = mine or bool(ending)
             who = None
+        # a role opening the clause is the speaker's ("new boss started today": my manager)
+        mine = mine or any(norm(t.text) in role_slots() for t in clause[:verb])
         who = who or (("speaker", "") if mine else None)
         if who is None:
             continue
@@ -199,13 +214,21 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     return tuple(out)
 
 
+def _object_is_speaker(clause: Sequence[Token], verb: int) -> bool:
+    """Whether the word after the clause's verb (past its particles) is the speaker."""
+    i = verb + 1
+    while i < len(clause) and clause[i].pos in ("PART", "ADV", "AUX", "VERB") and i - verb < 3:
+        i += 1
+    return i < len(clause) and is_speaker_word(clause[i].text)
+
+
 def _change_clauses(
     tokens: Sequence[Token],
 ) -> Iterator[tuple[Sequence[Token], str, str, bool, Sequence[Token]]]:
     """Each clause of an English statement that says something changed, with its cue, its
     words, whether it is a habit ended for a while and the clause before it: none if the
     statement is blocked (an addition, a wish, a past state, continuity, something that
-    merely exists), and a temporary state blocks all but an ended habit."""
+    merely exists), and a temporary state blocks all but an ended habit and a start."""
     words = _cue_words(tokens)
     if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
         return
@@ -216,7 +239,8 @@ def _change_clauses(
         ceased = ended_for(clause)
         said = " ".join(norm(t.text) for t in clause)
         cue = ceased or _has(spec["change"], said) or _ending(clause, said)
-        if cue and (ceased or not temporary):
+        # a start dated by a temporary word lasts ("new boss started today")
+        if cue and (ceased or not temporary or _has(spec["lasting"], said)):
             yield clause, cue, said, bool(ceased), before
         before = clause
 

@@ -55,11 +55,11 @@ def value_at(clause: Sequence[Token], at: int) -> str:
 
 def _after_called(clause: Sequence[Token], i: int) -> int:
     """Where a value named after what it is starts ("a guy called Mr Patel", "some company
-    called Harbour Lettings": the slot table's `called_kinds`), else `i`."""
+    called Harbour Lettings": the slot table's `called_kinds` and `calling_words`), else `i`."""
     cues = slot_table()["cues"]["en"]
     j = i + (i < len(clause) and clause[i].pos in ("DET", "ADJ"))
     kind = j + 2 < len(clause) and clause[j].text.lower() in cues["called_kinds"]
-    return j + 2 if kind and clause[j + 1].text.lower() in ("called", "named") else i
+    return j + 2 if kind and clause[j + 1].text.lower() in cues["calling_words"] else i
 
 
 def _object_pronoun(tok: Token) -> bool:

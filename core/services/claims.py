@@ -17,7 +17,7 @@ from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people import nickname_of, zh_alias_opening, zh_says_i
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
-from bitemporal_core.language.topics import TOPIC, topic_terms
+from bitemporal_core.language.topics import TOPIC, family_heads, topic_terms
 from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
 
@@ -395,8 +395,17 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
         ]
         if not found and len(dated) == 1 and _moves_the_date(new):
             found = [dated[0].fact_id]  # "they moved me to Thursday"
+        if not found and len(same) == 1 and _swaps(new):
+            found = [same[0].fact_id]  # "doc switched me to citalopram": the one medicine
         return found
     return []
+
+
+def _swaps(claim: Claim) -> bool:
+    """Whether the claim's phrasing is one of its slot's `swaps`: a change of the one value
+    held of a many-valued slot ("switched me to", 给我换成)."""
+    spec = slot_table()["slots"].get(claim.slot, {})
+    return claim.rule.partition(" '")[2].removesuffix("'") in spec.get("swaps", ())
 
 
 def _moves_the_date(claim: Claim) -> bool:
@@ -435,7 +444,9 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     mine = topic_terms(new.keys)
     if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
         return bool((set(new.keys) - set(_GENERIC)) & set(theirs))
-    return bool(mine & topic_terms(theirs))
+    # a slot's fact is about its slot too ("new boss started today" meets "reporting to Mike")
+    slot = _slot_topics(old.slot) if old.slot not in UNKEYED else frozenset()
+    return bool(mine & (topic_terms(theirs) | slot))
 
 
 def _names(new: Claim, old: Claim) -> bool:
@@ -481,8 +492,20 @@ def wanted_keys(claim: Claim) -> tuple[str, ...]:
     terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
     if _ends_slot(claim):
         terms |= _slot_topics(claim.slot)
-    kin = (k for slot in sorted(kin_slots(claim.slot)) for k in _keyed(claim.subject, slot, set()))
+    slots = set(kin_slots(claim.slot))
+    if claim.slot == TOPIC:  # the slots its topics name (`_same_topic`)
+        slots |= {slot for slot in _named_slots() if _slot_topics(slot) & terms}
+    kin = (k for slot in sorted(slots) for k in _keyed(claim.subject, slot, set()))
     return (*_keyed(claim.subject, claim.slot, terms), *kin)
+
+
+@cache
+def _named_slots() -> tuple[str, ...]:
+    """The slot table's slots whose names are the topic a family heads ("manager": boss,
+    supervisor; not "phone_number", which "number" does not name)."""
+    heads = family_heads()
+    named = {s: _slot_topics(s) for s in slot_table()["slots"] if s not in UNKEYED}
+    return tuple(s for s, topics in named.items() if topics and topics <= heads)
 
 
 def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:

@@ -1,6 +1,8 @@
-"""Memory formation on every engine, stop 45's slots and rules (docs/design.md, "Memory
-formation"): medication, a teacher, a hairdresser, a phone number by its last digits, a
-diet cut down, an amount changed, and an ending that names another value."""
+"""Memory formation on every engine, stop 45's and 46's slots and rules (docs/design.md,
+"Memory formation"): medication, a teacher, a hairdresser, a phone number by its last digits,
+a diet cut down, an amount changed, an ending that names another value; a change done to the
+speaker, a relative named through a preposition, a first name after a relative, a role
+opening a change, the one medicine swapped, a hair colour."""
 
 from __future__ import annotations
 
@@ -99,3 +101,74 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
     current = _texts(store, "m")
     assert "She's on 5mg of ramipril for her blood pressure." not in current
     assert "GP upped mum's ramipril to 10mg, her readings were still high" in current
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a change done to the speaker is the speaker's; the one medicine held is swapped
+        ("i'm on sertraline 50mg, been about a year", "doc switched me to citalopram"),
+        ("降压药一直吃的是氨氯地平，一天一片", "复查完医生给我换成缬沙坦了"),
+        # a first name after a relative ("my gf emma") is that relative
+        ("my gf emma is vegan so i'm learning to cook with tofu", "emma's eating fish again"),
+        ("just dyed my hair pink lol", "went back to brown before the new job"),
+        ("刚染了个奶茶色的头发", "头发染回黑色了，有点舍不得"),
+        ("on early shifts rn, 6 til 2", "they've put me on nights from next month"),
+        ("i bike to work every day", "finally got a car so i'm driving in to work now"),
+        ("5-a-side every tuesday with the work lot", "no more football for me, my knee's done"),
+        ("在北京漂了五年了，冬天真的干", "搬到天津了，房租便宜一半"),
+        ("每天下午一杯奶茶，真的戒不掉", "彻底戒奶茶了！！"),
+        ("兜兜转转还是住在长沙", "搬到武汉了"),  # a doubled pair before another is no name
+        ("我同事老李被派去西安驻场了", "老李调回上海总部了"),
+    ],
+)
+def test_stop_46_a_later_statement_of_the_same_thing_retires_the_earlier(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    _say(store, "u", old, new)
+    assert _texts(store, "u") == {new}
+
+
+def test_a_relative_named_through_a_preposition_is_who_she_points_back_to(
+    store: MemoryStore,
+) -> None:
+    """ "talked to sis": the "she" after it is the sister, not a woman named earlier."""
+    _say(
+        store,
+        "s",
+        "my sister just moved to leeds for her new job",
+        "Siobhan ran a half marathon in Glasgow and didn't even train.",
+        "talked to sis on the phone for 2 hrs lol. she's in glasgow now, said leeds never felt"
+        " like home",
+    )
+    assert "my sister just moved to leeds for her new job" not in _texts(store, "s")
+
+
+def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> None:
+    """ "new boss started today" (a start, though dated by "today") ends the manager the
+    speaker reports to, which a slot read, though its words name no boss."""
+    _say(
+        store,
+        "b",
+        "for now i'm reporting to mike from the sales side",
+        "new boss started today, her name's priya.",
+    )
+    assert _texts(store, "b") == {"new boss started today, her name's priya."}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what is done to the speaker is named after the verb: not the physio's name
+        ("My physio is Dan at Active Health.", "Dan switched me to new exercises for my knee"),
+        # a brand's thing that died is no pet
+        ("my dog rex is the best boy", "the pixel died so i'm using my brother's old samsung"),
+        ("I take 50mg of sertraline every morning.", "they've put me on nights from next week"),
+        ("doing an evening course in ux design", "i'm a glutton for punishment lol"),
+    ],
+)
+def test_stop_46_a_statement_of_another_thing_leaves_the_first(
+    store: MemoryStore, old: str, new: str
+) -> None:
+    _say(store, "a", old, new)
+    assert _texts(store, "a") == {old, new}
