@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 import attrs
 
@@ -29,6 +30,7 @@ from bitemporal_core.language.topics import (
     category_words,
     change_cue_en,
     change_cue_zh,
+    in_family,
     topic_claims_en,
 )
 
@@ -36,6 +38,7 @@ __all__ = [
     "ClaimDraft",
     "asked_words",
     "change_cue",
+    "claim_context",
     "claim_words",
     "claims_of",
     "mentioned",
@@ -200,3 +203,30 @@ def claim_words(
             if term not in out:
                 out.append(term)
     return out
+
+
+def claim_context(concepts: Sequence[str], text: str, language: str) -> list[str]:
+    """The words a statement's claims are held under besides their values: its concepts,
+    and in English every other content word's stem that no family holds and no slot is
+    said in (a club the tagger reads as no noun, "serpentine running club", is named too;
+    "my mobile number" does not become a fact about phones by it, nor "allergic" a word
+    every allergy shares)."""
+    keys = list(concepts)
+    if language == "en":
+        plain = _phrasing_words()
+        keys += [
+            t for t in content_terms(text) if t not in keys and not in_family(t) and t not in plain
+        ]
+    return keys
+
+
+@cache
+def _phrasing_words() -> frozenset[str]:
+    """The stems of the slot table's English phrasings and question words: the words a
+    slot is said in ("allergic"), which name no thing of their own."""
+    words: set[str] = set()
+    for spec in slot_table()["slots"].values():
+        said = [*spec.get("en", {}).get("claim", ()), *spec.get("en", {}).get("end", ())]
+        for phrasing in (*said, *spec.get("query_words", ())):
+            words.update(content_terms(phrasing.partition("=>")[0].replace("{v}", " ")))
+    return frozenset(words)

@@ -37,6 +37,7 @@ __all__ = [
     "change_cue_zh",
     "ends_subject",
     "family_heads",
+    "in_family",
     "is_brand",
     "topic_claims_en",
     "topic_claims_zh",
@@ -114,6 +115,11 @@ def _family(kinds: bool = False) -> dict[str, str]:
 def family_heads() -> frozenset[str]:
     """The topics that head a family ("manager" for boss and supervisor)."""
     return frozenset(_family().values())
+
+
+def in_family(key: str) -> bool:
+    """Whether a word's stem is one of a family's ("mobile", "nationwide", "boss")."""
+    return key in _family()
 
 
 @cache

@@ -21,6 +21,7 @@ import attrs
 from bitemporal_core.backends.port import NewClaim, RecallScope
 from bitemporal_core.errors import BackendError, ReadOnlyStore
 from bitemporal_core.language.analysis import Analysed
+from bitemporal_core.language.claims import claim_context
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
 from bitemporal_core.language.people import names_person, says_i, share_a_name, zh_says_i
@@ -239,7 +240,7 @@ def plan_statements(
         if not keep:
             out.append(Planned(statement=st, fact_id=fact_id, keep=False))
             continue
-        context = [key for key, _ in st.concepts]
+        context = claim_context([key for key, _ in st.concepts], st.text, st.language)
         topical = _topical(ctx, namespace, st, mentions, book, at)
         drafts = said_about(st, mentions, before)
         before = drafts[0] if drafts else None
