@@ -120,6 +120,8 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
         ("每天下午一杯奶茶，真的戒不掉", "彻底戒奶茶了！！"),
         ("兜兜转转还是住在长沙", "搬到武汉了"),  # a doubled pair before another is no name
         ("我同事老李被派去西安驻场了", "老李调回上海总部了"),
+        # a word the tagger made no concept of still names the thing ("serpentine")
+        ("i run with serpentine running club on thursday nights", "left serpentine last week"),
     ],
 )
 def test_stop_46_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -165,6 +167,9 @@ def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> No
         ("my dog rex is the best boy", "the pixel died so i'm using my brother's old samsung"),
         ("I take 50mg of sertraline every morning.", "they've put me on nights from next week"),
         ("doing an evening course in ux design", "i'm a glutton for punishment lol"),
+        # a family's word ("mobile") or a slot's ("allergic") names no thing by itself
+        ("My mobile number is 07911 123456.", "Got a new phone, the Pixel 8!"),
+        ("I'm allergic to peanuts.", "I'm not allergic to cats anymore"),
     ],
 )
 def test_stop_46_a_statement_of_another_thing_leaves_the_first(
