@@ -124,11 +124,14 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
     lowercase "i", so that names count as names wherever the rules look for a capital; not
     a run that opens with an ordinary adjective ("new sim arrived", and "New SIM" opening a
-    sentence: a thing, no one named).
+    sentence: a thing, no one named); a known first name after the speaker's relative ("my
+    gf emma"), and a word tagged a verb's -s form after a preposition ("to leeds uni"), are
+    names.
     A statement in capitals ("GOT PROMOTED TO SENIOR DEV") is read in lowercase: the tagger
     takes its words for names."""
     out: list[Token] = []
     shouted = _shouted(tokens)
+    named_after = slot_table()["cues"]["en"]["verb_named_after"]
     plain = False  # inside a lowercase run the tagger took for a name that is none
     for i, tok in enumerate(tokens):
         if shouted and tok.text.isupper():
@@ -144,6 +147,8 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
             tok = attrs.evolve(tok, pos="NOUN")  # "landlord's a guy called ...": no one named
         if low and names_after_relation(tokens, i):  # "my gf emma"
             tok = attrs.evolve(tok, pos="PROPN")
+        if low and tok.tag == "VBZ" and i and tokens[i - 1].text.lower() in named_after:
+            tok = attrs.evolve(tok, pos="PROPN")  # "transferred to leeds uni": no "to" + -s verb
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)

@@ -493,7 +493,7 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     """Whether a value has the shape the slot's Chinese phrasings require, if any, and the
     shape a phrasing reads a value of only where the value has it (`shaped`: a title,
     现在是产品经理, not 现在是晚上; 升销售主管了, not 升级了; an employer, 在云帆科技做前端,
-    not 在家做饭)."""
+    not 在家做饭; one word of the `tags` asked for: 现在在成都)."""
     zh = spec.get("zh", {})
     shaped = zh.get("shaped")
     if shaped and source in shaped["phrasings"]:
@@ -502,6 +502,8 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
             len(words) == 1 and words[0].tag in shaped.get("not_tags", ())
         ):
             return False  # 女朋友是程序员: a common noun, though 程 is a surname
+        if "tags" in shaped and not (len(words) == 1 and words[0].tag in shaped["tags"]):
+            return False  # 现在在成都, a place's name: not 现在在公司
     pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 

@@ -122,6 +122,12 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
         ("我同事老李被派去西安驻场了", "老李调回上海总部了"),
         # a word the tagger made no concept of still names the thing ("serpentine")
         ("i run with serpentine running club on thursday nights", "left serpentine last week"),
+        # a place the tagger reads as a verb ("to leeds"); "way too big" adds nothing
+        (
+            "my little brother's at manchester doing chemistry",
+            "bro transferred to leeds uni, the old campus was way too big for him",
+        ),
+        ("我姐刚搬去杭州了", "哈哈哈我姐又跑了，现在在成都"),  # a place's name after 现在在
     ],
 )
 def test_stop_46_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -170,6 +176,7 @@ def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> No
         # a family's word ("mobile") or a slot's ("allergic") names no thing by itself
         ("My mobile number is 07911 123456.", "Got a new phone, the Pixel 8!"),
         ("I'm allergic to peanuts.", "I'm not allergic to cats anymore"),
+        ("我住在苏州", "我现在在公司加班"),  # 公司 is no place's name
     ],
 )
 def test_stop_46_a_statement_of_another_thing_leaves_the_first(
