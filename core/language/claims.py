@@ -64,13 +64,21 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
 
 
 def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
-    """An ending that names no value is not another slot's when the statement ends a thing a
-    brand names: "the pixel died" ends the phone, no pet."""
-    brands = {brand_slot(d.value) for d in drafts if not d.positive and d.value}
-    brands.discard("")
-    if not brands:
-        return drafts
-    return tuple(d for d in drafts if d.positive or d.value or d.slot in brands)
+    """An ending that names no value is not another slot's when its words are those by
+    which the statement ends a thing a brand names: "the pixel died" ends the phone, no
+    pet; "handed in my notice and sold the golf" still ends a job."""
+    brands = [d for d in drafts if not d.positive and d.value and brand_slot(d.value)]
+    said = [_phrasing(d).replace("{v}", "").strip() for d in brands]
+    return tuple(
+        d
+        for d in drafts
+        if d.positive or d.value or not any(_phrasing(d) == words for words in said)
+    )
+
+
+def _phrasing(draft: ClaimDraft) -> str:
+    """The phrasing a slot claim was read by ("slot:pet 'died'" -> "died")."""
+    return draft.rule.partition(" '")[2].removesuffix("'")
 
 
 def _ends_what_was_said(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
