@@ -22,6 +22,7 @@ from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
+from bitemporal_core.language.fields import MAX_KEY
 from bitemporal_core.language.people import mentioned, names_after_relation
 from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.topics import (
@@ -223,12 +224,14 @@ def claim_context(concepts: Sequence[str], text: str, language: str) -> list[str
     and in English every other content word's stem that no family holds and no slot is
     said in (a club the tagger reads as no noun, "serpentine running club", is named too;
     "my mobile number" does not become a fact about phones by it, nor "allergic" a word
-    every allergy shares)."""
+    every allergy shares); no key longer than a concept's (`MAX_KEY`: an index refuses it)."""
     keys = list(concepts)
     if language == "en":
         plain = _phrasing_words()
         keys += [
-            t for t in content_terms(text) if t not in keys and not in_family(t) and t not in plain
+            t
+            for t in content_terms(text)
+            if len(t) <= MAX_KEY and t not in keys and not in_family(t) and t not in plain
         ]
     return keys
 
