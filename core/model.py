@@ -283,9 +283,10 @@ class Claim:
         positive: False for a negated or stopped claim ("no longer", "quit").
         single: the slot holds one value, so a new one replaces the current one.
         mode: "state", "replace" (said to replace), "add" (said to add), "tentative" (a
-            wish or hypothetical), "past" (a past state) or "event" (an event told in the
-            past tense, which only an ending naming what it names retires); the last four
-            retire nothing.
+            wish or hypothetical), "passing" (a passing state: "for now", 暂时; the next
+            value of its single-valued slot ends it), "past" (a past state) or "event" (an
+            event told in the past tense, which only an ending naming what it names
+            retires); the last five retire nothing.
         context: the concept keys of the whole statement.
         rule: the phrasing of the slot table that matched.
     """

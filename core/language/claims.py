@@ -117,7 +117,7 @@ def names_a_date(drafts: Sequence[ClaimDraft]) -> bool:
     time from which the statement is true ("my appointment is on Thursday" is true now; a
     trip, being somewhere then, is not of them)."""
     dated = slot_table()["dated_slots"]
-    return any(d.slot.split(":", 1)[0] in dated and not d.tentative for d in drafts)
+    return any(d.slot.split(":", 1)[0] in dated and not (d.tentative or d.passing) for d in drafts)
 
 
 def change_cue(text: str, tokens: Sequence[Token]) -> str:

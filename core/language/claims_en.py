@@ -416,7 +416,8 @@ def _clause_claims(
                 or bool(spec.get("replacing")),
                 additive=cue_in("additive", words)
                 or (pattern.adds and not cue_in("replacing", words)),
-                tentative=cue_in("hypothetical", upto) or passing(clause, words),
+                tentative=cue_in("hypothetical", upto),
+                passing=passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",
             )

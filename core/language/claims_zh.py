@@ -229,7 +229,8 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
                 keys=(words[0].norm,),
                 positive=True,
                 single=single,
-                tentative=_cue("hypothetical", clause) or _passing(said + clause[:at], clause),
+                tentative=_cue("hypothetical", clause),
+                passing=_passing(said + clause[:at], clause),
                 rule="brand:" + slot,
             )
         ]
@@ -428,7 +429,8 @@ def _claim(
         or negated
         or bool(spec.get("replacing")),
         additive=_adds(clause[: m.start()]) or _cue("additive_before", said),
-        tentative=_cue("hypothetical", clause) or _passing(said + clause[: m.start()], clause),
+        tentative=_cue("hypothetical", clause),
+        passing=_passing(said + clause[: m.start()], clause),
         past=_cue("past_state", clause),
         rule="slot:" + slot + " '" + p.source + "'",
     )

@@ -37,6 +37,8 @@ class ClaimDraft:
         replacing: the clause says it replaces ("instead", "now", "switched to").
         additive: the clause says it adds ("also", "too", "another").
         tentative: a question, wish or hypothetical: recorded, never applied.
+        passing: a passing state ("for now", 暂时): recorded, never applied, and ended by
+            the next value of its single-valued slot.
         past: a past state ("as a student", "used to"): recorded, never applied.
         event: an event told in the past tense ("I had a scare in the car on Tuesday"): it
             stays true after later changes, so only an ending that names what it names
@@ -54,6 +56,7 @@ class ClaimDraft:
     replacing: bool = False
     additive: bool = False
     tentative: bool = False
+    passing: bool = False
     past: bool = False
     event: bool = False
     rule: str = ""

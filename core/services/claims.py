@@ -179,6 +179,8 @@ def resolve(
     mentions.add(key)
     if draft.tentative:
         mode = "tentative"
+    elif draft.passing:
+        mode = "passing"
     elif draft.past:
         mode = "past"
     elif draft.event:
@@ -280,7 +282,8 @@ def may_retire(claim: Claim) -> bool:
     """Whether the offline rules can retire anything for this claim: a wish, a past state and
     a positive `about` claim never do, so their subject's facts need no read."""
     return not (
-        claim.mode in ("tentative", "past", "event") or (claim.slot == ABOUT and claim.positive)
+        claim.mode in ("tentative", "passing", "past", "event")
+        or (claim.slot == ABOUT and claim.positive)
     )
 
 
@@ -288,7 +291,10 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     """The fact ids a new claim retires among the subject's current facts, by the offline
     rules:
 
-    - tentative (a wish, a question, a hypothetical) and past-state claims retire nothing;
+    - tentative (a wish, a question, a hypothetical), passing and past-state claims retire
+      nothing;
+    - a claim on a single-valued slot retires a passing state of another value of it
+      ("using my brother's old samsung for now" by "got my own phone, an iPhone 15");
       nor does an addition ("also", "another");
     - a claim on a single-valued slot retires the facts holding another value of that slot;
     - a negated or stopped claim retires those it ends: any value of a single-valued slot,
@@ -307,7 +313,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     """
     if not may_retire(new):
         return []
-    live = [c for c in candidates if c.claim.mode not in ("tentative", "past")]
+    live = [c for c in candidates if c.claim.mode not in ("tentative", "passing", "past")]
     states = [c for c in live if c.claim.mode != "event"]  # an event is ended only by name
     if new.slot == TOPIC:  # a fact saying the same change again is a restatement, kept
         said = {c.fact_id for c in live if c.claim.slot == TOPIC and _same_keys(new, c.claim)}
@@ -322,7 +328,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         return named
     if new.positive:
         denied = [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
-        return list(dict.fromkeys(denied + _positive(new, held)))
+        return list(dict.fromkeys(denied + _positive(new, held) + _passed(new, candidates)))
     same = [c for c in held if c.claim.slot == new.slot]
     if not new.positive:
         if new.single:
@@ -335,6 +341,20 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         topical = [c.fact_id for c in states if c.claim.positive and _names_slot(new, c.claim)]
         return list(dict.fromkeys(ended + named + topical))
     return []
+
+
+def _passed(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
+    """The passing states of a single-valued slot a new value of it ends."""
+    if not new.single:
+        return []
+    return [
+        c.fact_id
+        for c in candidates
+        if c.claim.mode == "passing"
+        and c.claim.positive
+        and c.claim.slot == new.slot
+        and not _same_value(new, c.claim)
+    ]
 
 
 def _ends_slot(claim: Claim) -> bool:

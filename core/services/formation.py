@@ -474,7 +474,7 @@ def _nearest(s: _Said, kept: set[str]) -> list[Retire]:
     floors, limit = s.ctx.analyser.floors, s.ctx.formation.nearest
     if floors is None or limit is None or st.embedding is None or not claims:
         return []
-    if any(c.mode in ("add", "tentative", "past") for c in claims):
+    if any(c.mode in ("add", "tentative", "passing", "past") for c in claims):
         return []
     if not (st.change or any(_says_change(c) for c in claims)):
         return []

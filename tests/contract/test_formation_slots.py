@@ -128,6 +128,8 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
             "bro transferred to leeds uni, the old campus was way too big for him",
         ),
         ("我姐刚搬去杭州了", "哈哈哈我姐又跑了，现在在成都"),  # a place's name after 现在在
+        # a passing state is ended by the slot's next value
+        ("老王调走了，现在暂时是张姐带我们组", "新领导今天到岗了，叫刘洋"),
     ],
 )
 def test_stop_46_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -177,6 +179,7 @@ def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> No
         ("My mobile number is 07911 123456.", "Got a new phone, the Pixel 8!"),
         ("I'm allergic to peanuts.", "I'm not allergic to cats anymore"),
         ("我住在苏州", "我现在在公司加班"),  # 公司 is no place's name
+        ("我们组长是老王", "这周老王休假，暂时是张姐带我们组"),  # a passing state ends nothing
     ],
 )
 def test_stop_46_a_statement_of_another_thing_leaves_the_first(
