@@ -24,7 +24,7 @@ from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
 from bitemporal_core.language.fields import MAX_KEY
 from bitemporal_core.language.people import mentioned, names_after_relation
-from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
+from bitemporal_core.language.slots import ClaimDraft, phrasing_of, role_slots, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
     category_slot,
@@ -69,17 +69,8 @@ def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
     which the statement ends a thing a brand names: "the pixel died" ends the phone, no
     pet; "handed in my notice and sold the golf" still ends a job."""
     brands = [d for d in drafts if not d.positive and d.value and brand_slot(d.value)]
-    said = [_phrasing(d).replace("{v}", "").strip() for d in brands]
-    return tuple(
-        d
-        for d in drafts
-        if d.positive or d.value or not any(_phrasing(d) == words for words in said)
-    )
-
-
-def _phrasing(draft: ClaimDraft) -> str:
-    """The phrasing a slot claim was read by ("slot:pet 'died'" -> "died")."""
-    return draft.rule.partition(" '")[2].removesuffix("'")
+    said = {phrasing_of(d.rule).replace("{v}", "").strip() for d in brands}
+    return tuple(d for d in drafts if d.positive or d.value or phrasing_of(d.rule) not in said)
 
 
 def _ends_what_was_said(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:

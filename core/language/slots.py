@@ -10,7 +10,16 @@ from typing import Any
 
 import attrs
 
-__all__ = ["ABOUT", "ANY", "ClaimDraft", "overlaps", "role_slots", "shaped", "slot_table"]
+__all__ = [
+    "ABOUT",
+    "ANY",
+    "ClaimDraft",
+    "overlaps",
+    "phrasing_of",
+    "role_slots",
+    "shaped",
+    "slot_table",
+]
 
 ANY = "any"
 """The slot of a claim that ends whatever holds its value ("I gave up the cello"): its
@@ -18,6 +27,11 @@ candidates are all the subject's current facts."""
 ABOUT = "about"
 """The slot of a statement no other slot reads: it names things (its keys) so that a later
 claim ending one of them can retire it, and retires nothing itself unless it ends something."""
+
+
+def phrasing_of(rule: str) -> str:
+    """The phrasing a claim's rule names ("slot:pet 'died'" -> "died"; "" for none)."""
+    return rule.partition(" '")[2].removesuffix("'")
 
 
 @attrs.frozen(kw_only=True)

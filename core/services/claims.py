@@ -16,7 +16,14 @@ from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people import nickname_of, zh_alias_opening, zh_says_i
-from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, kin_slots, slot_table
+from bitemporal_core.language.slots import (
+    ABOUT,
+    ANY,
+    ClaimDraft,
+    kin_slots,
+    phrasing_of,
+    slot_table,
+)
 from bitemporal_core.language.topics import TOPIC, family_heads, topic_terms
 from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
@@ -425,7 +432,7 @@ def _swaps(claim: Claim) -> bool:
     """Whether the claim's phrasing is one of its slot's `swaps`: a change of the one value
     held of a many-valued slot ("switched me to", 给我换成)."""
     spec = slot_table()["slots"].get(claim.slot, {})
-    return claim.rule.partition(" '")[2].removesuffix("'") in spec.get("swaps", ())
+    return phrasing_of(claim.rule) in spec.get("swaps", ())
 
 
 def _moves_the_date(claim: Claim) -> bool:
@@ -433,7 +440,7 @@ def _moves_the_date(claim: Claim) -> bool:
     `moves_nameless` phrasings ("moved me to Thursday"; not "moved me to the night shift"),
     or a Chinese move whose keys are its date's (not 团建改到周日, which names what it moves)."""
     spec = slot_table()["slots"].get(claim.slot, {})
-    phrasing = claim.rule.partition(" '")[2].removesuffix("'")
+    phrasing = phrasing_of(claim.rule)
     if has_han(claim.value):
         nameless = phrasing in spec.get("moves", ()) and all(k in claim.value for k in claim.keys)
     else:
@@ -465,7 +472,7 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
         return bool((set(new.keys) - set(_GENERIC)) & set(theirs))
     # a slot's fact is about its slot too ("new boss started today" meets "reporting to Mike")
-    slot = _slot_topics(old.slot) if old.slot not in UNKEYED else frozenset()
+    slot = _slot_topics(old.slot) if old.slot in _named_slots() else frozenset()
     return bool(mine & (topic_terms(theirs) | slot))
 
 
