@@ -373,8 +373,8 @@ def _clause_claims(
     words = " ".join(norm(t.text) for t in clause)
     for found in _found(clause, brand_slot):
         pattern, start, end = found.pattern, found.start, found.end
-        if simile(clause, start):
-            continue  # "feels like driving a roller skate"
+        if simile(clause, start) or _attributive(clause, found):
+            continue  # "feels like driving a roller skate", "mostly retired men"
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or found.value
         upto = " ".join(norm(t.text) for t in clause[:end])
@@ -395,7 +395,7 @@ def _clause_claims(
             kind, subject = owner_in(clause[start:end]) or (kind, subject)
         slot = pattern.slot
         if spec.get("key_by") == "object":
-            slot += ":" + _object(clause, start, end)
+            slot += ":" + _object(clause, pattern, start, end)
         past = cue_in("past_state", without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
@@ -423,6 +423,20 @@ def _clause_claims(
             )
         )
     return out
+
+
+def _attributive(clause: Sequence[Token], found: _Found) -> bool:
+    """A one-word ending used as an adjective between a modifier and a noun ("mostly
+    retired men", "my divorced parents"): it describes someone, it ends nothing; not
+    "Cancelled netflix", a verb that opens its clause."""
+    start = found.start
+    if found.pattern.positive or found.end - start != 1 or not 0 < start < len(clause) - 1:
+        return False
+    return (
+        clause[start].tag in ("JJ", "VBN")
+        and clause[start + 1].tag in ("NN", "NNS")
+        and clause[start - 1].tag in ("DT", "PRP$", "RB", "JJ", "CD", "POS")
+    )
 
 
 def _said_by(clause: Sequence[Token], found: _Found, value: str) -> str:
@@ -485,10 +499,12 @@ def keys_of(value: str) -> tuple[str, ...]:
     return tuple(sorted(k for k in keys if k and k not in _KEY_STOP))
 
 
-def _object(clause: Sequence[Token], start: int, end: int) -> str:
+def _object(clause: Sequence[Token], pattern: _Pattern, start: int, end: int) -> str:
     """The thing a slot keyed by object is about: the first noun of the phrasing's span
-    after its first word ("favourite band is" -> "band")."""
-    for tok in clause[start + 1 : end]:
-        if tok.pos in ("NOUN", "PROPN"):
+    after its first word ("favourite band is" -> "band"), or, for a value said first, the
+    noun right after it ("the secret history is my favourite book" -> "book")."""
+    words = pattern.needs
+    for tok in clause[start + 1 : end + (1 if pattern.before else 0)]:
+        if tok.pos in ("NOUN", "PROPN") and not (pattern.before and _stem(tok.text) in words):
             return _stem(tok.text)
     return ""

@@ -222,8 +222,8 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         owner = _possessor(clause, i)
         if owner is not None:
             return owner
-        if i and head[i - 1].pos in ("ADP", "VERB", "DET"):
-            continue
+        if (i and head[i - 1].pos in ("ADP", "VERB", "DET")) or i >= start:
+            continue  # a word of the phrasing itself is no name ("Gym is the PureGym")
         found = name_at(clause, i)
         if found is not None and _acts(clause, found[1]):
             if _with_speaker(clause, found[1]):

@@ -458,18 +458,23 @@ def _scope(group: str) -> str:
 
 
 def topic_claims_zh(
-    text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str] | None]
+    text: str,
+    clauses_zh: Sequence[str],
+    subject: Callable[[str], tuple[str, str] | None],
+    *,
+    carried: tuple[str, str] | None = None,
 ) -> tuple[ClaimDraft, ...]:
     """The topic claims of a Chinese statement: one per clause holding a `change` cue and
     naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡);
     what the clauses before it named counts as named by it (余额宝收益太低，我把钱转到...).
     `subject` reads who a clause is about from the text before the cue; a clause naming no
     one is about the subject of the change before, or of a clause before it that names a
-    pronoun or a relative (else the speaker's)."""
+    pronoun or a relative (else `carried`, the message's previous statement's, or the
+    speaker's)."""
     if _blocked_zh(text):
         return ()
     out = []
-    last = ("speaker", "")
+    last = carried or ("speaker", "")
     setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:

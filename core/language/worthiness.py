@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 from bitemporal_core.language.extract import Token
@@ -62,12 +63,14 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
     words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
     if not words:
         return "filler"
+    lex = _lexicon()["en"]
     if text.rstrip().rstrip("\"')]").endswith("?"):
         told = _tagged(text, "en")
-        if told is None:
-            return "question"
-        return _english(told, _prefix(tokens, told))
-    lex = _lexicon()["en"]
+        if told is not None:
+            return _english(told, _prefix(tokens, told))
+        if _told_asking(words, lex):  # "turns out i'm not allergic to it anymore??"
+            return _english(text.rstrip().rstrip("\"')]?!"), tokens)
+        return "question"
     names = {t.text.lower() for t in tokens if t.pos == "PROPN"}
     if _starts_question(words, tokens, lex, names):
         return "question"
@@ -80,6 +83,17 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
     if tokens and not any(t.pos in _CONTENT_POS for t in tokens):
         return "filler"
     return MEMORY
+
+
+def _told_asking(words: list[str], lex: dict[str, Any]) -> bool:
+    """A statement said with a question mark (surprise, uptalk: "so she's a ward manager
+    now??", "i've been veggie since uni so like 9 years?"): no question word or auxiliary
+    opens it or stands before a subject pronoun ("would I have to"), and it asks no one
+    ("you", "anyone": `asking_words`)."""
+    subjects = set(lex["inverted_subjects"])
+    if words[0] in lex["question_starts"] or set(words) & set(lex["asking_words"]):
+        return False
+    return not any(a in lex["question_starts"] and b in subjects for a, b in pairwise(words))
 
 
 def _tagged(text: str, language: str) -> str | None:
