@@ -15,7 +15,6 @@ from bitemporal_core.language.claims import (
     claim_words,
     claims_of,
     mentioned,
-    next_subject,
     truecased,
 )
 from bitemporal_core.language.clauses import dependent, plain_fragment, timed_text
@@ -242,10 +241,9 @@ class Analyser:
         parsed = self.extractor.sentences_many(texts, forced)
         groups = []
         for text, sentences, lang in zip(texts, parsed, forced, strict=True):
-            out: list[Analysed] = []
-            for t, part in statement_spans(text, sentences):
-                carried = next_subject(out[-1].text, out[-1].claims) if out else None
-                out.append(self._from_sentences(t, part, lang, carried))
+            out = [
+                self._from_sentences(t, part, lang) for t, part in statement_spans(text, sentences)
+            ]
             groups.append(out or [self._statement(text, [], (), lang)])
         return groups
 
@@ -288,16 +286,11 @@ class Analyser:
         return self.finish([[self._statement(text, groups, tokens, forced)]], [said])[0][0]
 
     def _from_sentences(
-        self,
-        text: str,
-        sentences: Sequence[Sentence],
-        forced: str | None,
-        carried: tuple[str, str] | None = None,
+        self, text: str, sentences: Sequence[Sentence], forced: str | None
     ) -> Analysed:
         groups = [[(c.key, c.display) for c in s.concepts] for s in sentences]
         tokens = tuple(t for s in sentences for t in s.tokens)
-        lang = forced or sentences[0].language
-        return self._statement(text, groups, tokens, lang, carried=carried)
+        return self._statement(text, groups, tokens, forced or sentences[0].language)
 
     def _embed(self, statements: list[Analysed], speakers: Sequence[str | None]) -> list[Analysed]:
         """Attach a unit vector to each statement (of "speaker: text", see `fields`)."""
@@ -316,8 +309,6 @@ class Analyser:
         groups: list[list[tuple[str, str]]],
         tokens: Sequence[Token],
         language: str | None,
-        *,
-        carried: tuple[str, str] | None = None,
     ) -> Analysed:
         concepts: dict[str, str] = {}
         pairs: list[tuple[str, str]] = []
@@ -328,7 +319,7 @@ class Analyser:
             pairs.extend(neighbour_pairs([k for k, _ in group], self._distance))
         lang = language or language_of(text)
         talk = category(text, tokens)
-        drafts = claims_of(text, tokens, carried=carried) if talk == MEMORY else ()
+        drafts = claims_of(text, tokens) if talk == MEMORY else ()
         change = change_cue(text, tokens) if talk == MEMORY else ""
         return Analysed(
             text=text,

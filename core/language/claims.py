@@ -18,7 +18,7 @@ import attrs
 
 from bitemporal_core.language.claims_en import claims_en
 from bitemporal_core.language.claims_typed import about_claim, typed_claims
-from bitemporal_core.language.claims_zh import carried_subject, claims_zh
+from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
@@ -43,7 +43,6 @@ __all__ = [
     "claim_words",
     "claims_of",
     "mentioned",
-    "next_subject",
     "slot_table",
     "slot_words",
     "truecased",
@@ -52,26 +51,17 @@ __all__ = [
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
-def claims_of(
-    text: str, tokens: Sequence[Token], *, carried: tuple[str, str] | None = None
-) -> tuple[ClaimDraft, ...]:
+def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     """The claims one statement makes, in clause order (the later clause wins where two
     fill the same slot): the slot table's phrasings, then values known by their shape or
     role, else one claim about what the statement names; then the topic rule's claims
-    (a change said about the things it names, `topics.py`). `carried` is `next_subject` of
-    the message's statement before this one."""
+    (a change said about the things it names, `topics.py`)."""
     if _CJK.search(text):
-        return _ends_what_was_said(claims_zh(text, carried=carried))
+        return _ends_what_was_said(claims_zh(text))
     tokens = truecased(tokens)
     found = _brand_ended(claims_en(tokens, brand_slot=brand_slot))
     found += typed_claims(tokens, found)
     return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
-
-
-def next_subject(text: str, drafts: Sequence[ClaimDraft]) -> tuple[str, str] | None:
-    """Whom the message's next statement is about when it names no one: in Chinese, a
-    subject is dropped where the one before goes on (我姐又升了！现在是副行长了)."""
-    return carried_subject(text, drafts) if _CJK.search(text) else None
 
 
 def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:

@@ -235,6 +235,7 @@ def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Tok
             and _verb_after_name(kept, i + 1)
         )
         starts = nxt is not None and (nxt.text.lower() in subjects or named)
+        starts = starts or (low == "," and _noun_subject(kept[i + 1 : i + 6]))
         if lead and not starts and low == ",":
             starts = _subject_after_lead(kept[i + 1 : i + 4], subjects)
         if current and (
@@ -254,6 +255,20 @@ def _subject_after_lead(ahead: Sequence[Token], subjects: set[str]) -> bool:
     while n < len(ahead) and (ahead[n].text.lower() in _CLAUSE_BREAK or ahead[n].pos == "ADV"):
         n += 1
     return 0 < n < len(ahead) and ahead[n].text.lower() in subjects
+
+
+def _noun_subject(ahead: Sequence[Token]) -> bool:
+    """A noun phrase and its finite verb: ", the kids only watch bluey" starts a clause of
+    its own (what it names is not what the change before it named)."""
+    if not ahead or ahead[0].tag not in ("DT", "PRP$"):
+        return False
+    n = 1
+    while n < len(ahead) and ahead[n].tag in ("JJ", "NN", "NNS") and n < 3:
+        n += 1
+    if n == 1 or ahead[n - 1].tag not in ("NN", "NNS"):
+        return False
+    n += n < len(ahead) and ahead[n].pos == "ADV"
+    return n < len(ahead) and ahead[n].tag in ("VBZ", "VBP", "VBD", "MD")
 
 
 def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:

@@ -13,7 +13,6 @@ a subject it has just said).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -173,14 +172,13 @@ def _find_all(text: str, word: str) -> list[int]:
     return out
 
 
-def claims_zh(text: str, *, carried: tuple[str, str] | None = None) -> tuple[ClaimDraft, ...]:
+def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     """The claims of a Chinese statement, in clause order: the slot table's phrasings and
     one claim about what it names (the segmenter gives no reliable concepts to name it by),
-    then the topic rule's claims (`topics.py`). `carried` is someone else the message's
-    previous statement was about: a clause naming no one is theirs (我姐又升了！现在是副行长了)."""
+    then the topic rule's claims (`topics.py`)."""
     out = []
     clauses = [c.strip() for c in ZH_CLAUSES.split(text) if c.strip()]
-    last = carried or ("speaker", "")
+    last = ("speaker", "")
     said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:
         found = _clause_claims(clause, last, said)
@@ -195,7 +193,7 @@ def claims_zh(text: str, *, carried: tuple[str, str] | None = None) -> tuple[Cla
                 last = held  # 我男朋友是果粉，一直用iPhone: his phone, though 恋爱 is mine
         elif (named := _topic_subject(clause)) is not None:
             last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
-    topic = topic_claims_zh(text, clauses, _topic_subject, carried=carried)
+    topic = topic_claims_zh(text, clauses, _topic_subject)
     first = next(iter((*out, *topic)), None)
     who = (first.subject_kind, first.subject) if first else _first_subject(clauses) or last
     return (*out, *_about(text, who), *topic)
@@ -295,17 +293,6 @@ def _measure(chars: str) -> re.Pattern[str]:
 
 
 _PARTICLES = "了啦呀吧哈呢嘛哦"
-
-
-def carried_subject(text: str, drafts: Sequence[ClaimDraft]) -> tuple[str, str] | None:
-    """Someone other than the speaker a Chinese statement is about (its first claim's
-    subject, else the first one its clauses name), for the message's next statement."""
-    who = (
-        (drafts[0].subject_kind, drafts[0].subject)
-        if drafts
-        else _first_subject([c.strip() for c in ZH_CLAUSES.split(text) if c.strip()])
-    )
-    return who if who is not None and who[0] in ("relation", "person") else None
 
 
 def _first_subject(clauses: list[str]) -> tuple[str, str] | None:

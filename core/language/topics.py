@@ -458,23 +458,18 @@ def _scope(group: str) -> str:
 
 
 def topic_claims_zh(
-    text: str,
-    clauses_zh: Sequence[str],
-    subject: Callable[[str], tuple[str, str] | None],
-    *,
-    carried: tuple[str, str] | None = None,
+    text: str, clauses_zh: Sequence[str], subject: Callable[[str], tuple[str, str] | None]
 ) -> tuple[ClaimDraft, ...]:
     """The topic claims of a Chinese statement: one per clause holding a `change` cue and
     naming something or saying what one now does (its verbs after the cue: 改喝, 现在...睡);
     what the clauses before it named counts as named by it (余额宝收益太低，我把钱转到...).
     `subject` reads who a clause is about from the text before the cue; a clause naming no
     one is about the subject of the change before, or of a clause before it that names a
-    pronoun or a relative (else `carried`, the message's previous statement's, or the
-    speaker's)."""
+    pronoun or a relative (else the speaker's)."""
     if _blocked_zh(text):
         return ()
     out = []
-    last = carried or ("speaker", "")
+    last = ("speaker", "")
     setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:
@@ -530,6 +525,13 @@ def zh_names(words: Iterable[Word]) -> set[str]:
     return {w.norm for w in words if w.tag in tags and len(w.norm) >= 2}
 
 
+def _whole_name(key: str) -> set[str]:
+    """A Chinese key no pair of which is a topic, as itself, unless it is all stop characters:
+    a name whose characters are stop characters (吉他, 天猫: `zh_names`) still names it."""
+    stop_chars = set(topics()["zh"]["stop_chars"])
+    return {key} if len(key) >= 2 and set(key) - stop_chars else set()
+
+
 def zh_terms(text: str) -> set[str]:
     """The topics a Chinese text names: its two-character stretches without a stop
     character or stop pair, its one-character topics (烟, 酒: `single_chars`) and its Latin
@@ -568,7 +570,7 @@ def topic_terms(words: Iterable[str]) -> set[str]:
         if word.startswith(VERB):
             out.add(word)
         elif _CJK.search(word):
-            out |= zh_terms(word)
+            out |= zh_terms(word) or _whole_name(word)
         elif word and word not in stops:
             out.add(family.get(word, word))
     return out

@@ -1,6 +1,7 @@
 """Memory formation on every engine, stop 47's rules (docs/design.md, "Memory formation"):
 a statement said with a question mark, a slot's own word opening a clause, being together,
-a favourite named before its phrasing, an ending used as an adjective."""
+a favourite named before its phrasing, an ending used as an adjective, a clause opened by a
+noun and its verb, a Chinese name of stop characters, 之后天天 (no date), 转园, 在*买了*卡."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
         ("gym is the puregym on london road", "cancelled puregym this morning."),
         ("dev and i have been together for three years", "dev and i ended things."),
         ("the secret history is my favourite book", "the goldfinch is my favourite book now"),
+        # a name whose characters are stop characters (吉他) is still a topic
+        ("我在学吉他", "吉他挂闲鱼出了"),
+        ("朵朵在小区里的蓝天幼儿园上小班", "朵朵转园了，去了爱心双语幼儿园"),
+        # 之后天天 is no 后天 (the day after tomorrow): the new bedtime holds from now
+        ("我一般十一点就睡了", "换到新项目组之后天天凌晨两点才睡"),
+        ("在楼下的乐刻办了年卡", "乐刻倒闭了，重新在超级猩猩买了次卡"),
     ],
 )
 def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -47,6 +54,11 @@ def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
     [
         ("I work at Tesco.", "thursdays are chess club, it's mostly retired men and me lol"),
         ("so would I have to move to leeds?", "I live in York."),  # a question is no fact
+        # ", the kids only watch bluey" is a clause of its own: the change names no kids
+        (
+            "we've booked the kids into swimming lessons at the leisure centre",
+            "cancelled netflix and got disney+ instead, the kids only watch bluey anyway",
+        ),
     ],
 )
 def test_stop_47_a_statement_of_another_thing_leaves_the_first(

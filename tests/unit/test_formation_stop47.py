@@ -1,8 +1,11 @@
 """Readings added in stop 47 (docs/design.md, "Memory formation"): a statement said with a
 question mark, a slot's own word opening a clause, a value named before "is my favourite",
-an ending used as an adjective, and a Chinese statement whose subject is the one before."""
+an ending used as an adjective, a Chinese name of stop characters, a day word inside another
+word."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,6 +13,7 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
 from bitemporal_core.language.claims import claims_of
 from bitemporal_core.language.slots import ClaimDraft
+from bitemporal_core.language.topics import topic_terms
 from bitemporal_core.language.worthiness import MEMORY, category
 
 
@@ -71,12 +75,23 @@ def test_an_ending_used_as_an_adjective_ends_nothing() -> None:
     assert not ended.positive
 
 
-def test_a_chinese_statement_naming_no_one_is_about_the_one_before() -> None:
-    """我姐搬家了！现在住在上海: the second statement drops its subject, the sister."""
-    _, second = Analyser().analyse("我姐又搬家了！现在住在上海")
-    (moved,) = [d for d in second.claims if d.slot == "residence"]
-    assert (moved.subject_kind, moved.subject) == ("relation", "姐姐")
-    (own,) = [
-        d for d in Analyser().analyse("我住在杭州，离公司近")[0].claims if d.slot == "residence"
-    ]
-    assert own.subject_kind == "speaker"
+def test_a_chinese_name_of_stop_characters_is_a_topic() -> None:
+    """吉他 (他 is a stop character) names the guitar; a key of stop characters only does not."""
+    assert topic_terms(["吉他"]) == {"吉他"}
+    assert topic_terms(["现在"]) == set()
+    assert "学吉" in topic_terms(["学吉他"])
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("换到新项目组之后天天凌晨两点才睡", 2),
+        ("以前天天加班", 2),
+        ("如今天天在家", 2),
+        ("后天去北京", 4),
+    ],
+)
+def test_a_day_word_inside_another_word_is_no_date(text: str, day: int) -> None:
+    said = datetime(2024, 1, 2, 9, 0, tzinfo=UTC)
+    start, _ = Analyser().valid_time(text, said, None, None)
+    assert start.day == day

@@ -90,9 +90,13 @@ def chinese_tense(text: str) -> Tense:
 _DAY_WORDS = {"大前天": -3, "前天": -2, "昨": -1, "今": 0, "明": 1, "后天": 2, "大后天": 3}
 
 
-@ZH.rule(r"(?P<core>大前天|大后天|前天|后天|刚才|刚刚|(?P<w>昨|今|明)(?:天|日|晚|夜|早))")
+@ZH.rule(
+    r"(?P<core>大前天|大后天|(?<![之以目提])前天|(?<![之以然随])后天|刚才|刚刚"
+    r"|(?P<w>昨|(?<!如)今|明)(?:天|日|晚|夜|早))"
+)
 def _day_word(m: re.Match[str], ctx: Context) -> Hit | None:
-    """昨天, 今晚, 前天, 大后天; 刚才 ("a moment ago") is the day it is said."""
+    """昨天, 今晚, 前天, 大后天; 刚才 ("a moment ago") is the day it is said. Not the 后天 of
+    之后天天 ("every day since"), the 前天 of 以前天天, the 今天 of 如今天天 ("nowadays")."""
     offset = _DAY_WORDS.get(m.group("w") or m.group("core"), 0)
     return point(m, day(ctx.today + timedelta(days=offset)))
 
