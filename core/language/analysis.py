@@ -31,7 +31,9 @@ from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, 
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.nearness import Floors
 from bitemporal_core.language.people import zh_mentioned
+from bitemporal_core.language.slots import ABOUT, ANY
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
+from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.language.worthiness import MEMORY, category
 from bitemporal_core.model import UNSET, Unset
 from bitemporal_core.providers.embeddings import Embedder
@@ -59,6 +61,7 @@ class Analysed:
 
 
 _VERBS = frozenset({"VERB", "AUX"})
+_UNSLOTTED = frozenset({ABOUT, ANY, TOPIC})  # claims that read no slot
 
 
 def _fragment(sentence: Sentence) -> bool:
@@ -255,9 +258,15 @@ class Analyser:
         fielded = []
         for group, utterance in zip(groups, said, strict=True):
             terms = field_terms([st.text for st in group], utterance)
+            slotted: list[ClaimDraft] = []  # the slot claims of the message's statement before
             for st, t in zip(group, terms, strict=True):  # "Where do I live?" finds a move
-                for word in claim_words(st.claims, st.language, named=[k for k, _ in st.concepts]):
+                own = [c for c in st.claims if c.slot not in _UNSLOTTED]
+                # a statement no slot reads goes on with the one before: 终于搬完家了！新家在苏州
+                carried = slotted if not own and st.category == MEMORY else []
+                named = [k for k, _ in st.concepts]
+                for word in claim_words([*st.claims, *carried], st.language, named=named):
                     t.setdefault(word, 1)
+                slotted = own or carried
             fielded.append(
                 [
                     attrs.evolve(st, terms=tuple(sorted(t.items())), length=sum(t.values()))

@@ -21,7 +21,14 @@ from bitemporal_core.language.cues_en import (
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import is_speaker_word, named_by, owner_in, subject_of
-from bitemporal_core.language.slots import ANY, ClaimDraft, overlaps, shaped, slot_table
+from bitemporal_core.language.slots import (
+    ANY,
+    ClaimDraft,
+    overlaps,
+    role_keyed,
+    shaped,
+    slot_table,
+)
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
 __all__ = ["claims_en", "clauses", "keys_of"]
@@ -411,6 +418,7 @@ def _clause_claims(
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, pattern, start, end)
+        slot = role_keyed(slot, [norm(t.text) for t in clause[start:end]])
         past = cue_in("past_state", without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
@@ -518,8 +526,8 @@ def _object(clause: Sequence[Token], pattern: _Pattern, start: int, end: int) ->
     """The thing a slot keyed by object is about: the first noun of the phrasing's span
     after its first word ("favourite band is" -> "band"), or, for a value said first, the
     noun right after it ("the secret history is my favourite book" -> "book")."""
-    words = pattern.needs
-    for tok in clause[start + 1 : end + (1 if pattern.before else 0)]:
-        if tok.pos in ("NOUN", "PROPN") and not (pattern.before and _stem(tok.text) in words):
+    for tok in clause[start + 1 : end]:
+        if tok.pos in ("NOUN", "PROPN"):
             return _stem(tok.text)
-    return ""
+    after = clause[end] if pattern.before and end < len(clause) else None
+    return _stem(after.text) if after is not None and after.pos == "NOUN" else ""

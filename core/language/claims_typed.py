@@ -18,7 +18,14 @@ from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.cues_en import has_cue, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, role_slots, shaped, slot_table
+from bitemporal_core.language.slots import (
+    ABOUT,
+    ClaimDraft,
+    role_keyed,
+    role_slots,
+    shaped,
+    slot_table,
+)
 from bitemporal_core.language.topics import (
     brand_slot,
     change_cue_en,
@@ -112,7 +119,7 @@ def _habit_verb(tok: Token) -> bool:
 def _draft(
     tokens: Sequence[Token], at: int, slot: str, value: str, subject: tuple[str, str], rule: str
 ) -> ClaimDraft:
-    spec = slot_table()["slots"][slot]
+    spec = slot_table()["slots"][slot.split(":", 1)[0]]
     before = tokens[:at]
     is_negated = negated(tokens, at, min(at + 1, len(tokens)))
     return ClaimDraft(
@@ -183,7 +190,7 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             j += 1
         if j >= len(tokens) or norm(tokens[j].text) not in roles:
             continue
-        slot = roles[norm(tokens[j].text)]
+        slot = role_keyed(roles[norm(tokens[j].text)], [norm(tokens[j].text)])
         k = _name_after(tokens, j + 1)
         found = name_at(tokens, k) if k < len(tokens) else None
         if found is None:

@@ -22,7 +22,14 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import zh_prefixed_names, zh_subject
-from bitemporal_core.language.slots import ABOUT, ClaimDraft, overlaps, shaped, slot_table
+from bitemporal_core.language.slots import (
+    ABOUT,
+    ClaimDraft,
+    overlaps,
+    role_keyed,
+    shaped,
+    slot_table,
+)
 from bitemporal_core.language.topics import (
     brand_slot,
     topic_claims_zh,
@@ -388,7 +395,8 @@ def _claim(
         (
             f
             for f in p.regex.finditer(clause)
-            if (not p.at_word or _word_at(clause, f.start())) and not _not_cue(clause, f.start())
+            if (not p.at_word or _word_at(clause, f.start(), marked=p.source.startswith("|")))
+            and not _not_cue(clause, f.start())
         ),
         None,
     )
@@ -405,6 +413,7 @@ def _claim(
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
     if spec.get("key_by") == "object":
         slot, value = _keyed(slot, value)
+    slot = role_keyed(slot, [p.source], "zh")
     if _thing_subject(_drop_object(before)) and slot not in _things_speak_for():
         return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
@@ -457,14 +466,19 @@ def _things_speak_for() -> list[str]:
 
 def _thing_subject(before: str) -> bool:
     """Whether the text before a phrasing opens with a thing that is no one (公司, 我们单位:
-    `things`), the subject of the clause (not 我在公司是做测试的, where it is a place)."""
+    `things`; a word ending in one of `thing_suffixes`: 救助站), the subject of the clause
+    (not 我在公司是做测试的, where it is a place)."""
     subjects = slot_table()["subjects"]["zh"]
     head = before.strip()
     for word in sorted(subjects["speaker"], key=len, reverse=True):
         if head.startswith(word):
             head = head[len(word) :].removeprefix("的")
             break
-    return head.startswith(tuple(subjects["things"]))
+    if head.startswith(tuple(subjects["things"])):
+        return True
+    words = tag_words(normalise(head)) if head else []  # 救助站搬到了: a place, by its suffix
+    first = words[0].norm if words else ""
+    return len(first) >= 2 and first.endswith(tuple(subjects["thing_suffixes"]))
 
 
 def _word_before(clause: str, at: int) -> Word | None:
@@ -510,9 +524,12 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
 
 
-def _word_at(clause: str, at: int) -> bool:
-    """Whether the segmenter starts a word at offset `at` of the clause."""
-    return any(w.start == at for w in tag_words(normalise(clause)))
+def _word_at(clause: str, at: int, *, marked: bool = False) -> bool:
+    """Whether the segmenter starts a word at offset `at` of the clause; for a phrasing
+    marked `|`, right after no verb or adjective (纠结死了, 笑死了: how much, not a death)."""
+    words = tag_words(normalise(clause))
+    before = [w for w in words if w.end == at] if marked else []
+    return any(w.start == at for w in words) and not any(w.tag[:1] in ("v", "a") for w in before)
 
 
 def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: str) -> str:

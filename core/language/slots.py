@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -16,6 +17,7 @@ __all__ = [
     "ClaimDraft",
     "overlaps",
     "phrasing_of",
+    "role_keyed",
     "role_slots",
     "shaped",
     "slot_table",
@@ -90,6 +92,23 @@ def role_slots() -> dict[str, str]:
     return {
         word: slot for slot, spec in slot_table()["slots"].items() for word in spec.get("roles", ())
     }
+
+
+def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
+    """`slot` with the key of the role its phrasing names, for a slot whose roles are kept
+    apart (`role_keys`: a dentist and a GP are both doctors, and one does not replace the
+    other): the first of `words` that is a role word (in Chinese, one a word holds), else
+    the slot's default role ("")."""
+    keys: dict[str, str] = slot_table()["slots"].get(slot, {}).get("role_keys", {}).get(language)
+    if not keys:
+        return slot
+    for word in words:
+        found = keys.get(word) or next(
+            (k for r, k in keys.items() if r and language != "en" and r in word), None
+        )
+        if found:
+            return f"{slot}:{found}"
+    return f"{slot}:{keys['']}" if "" in keys else slot
 
 
 @cache

@@ -1,7 +1,8 @@
 """Memory formation on every engine, stop 47's rules (docs/design.md, "Memory formation"):
 a statement said with a question mark, a slot's own word opening a clause, being together,
 a favourite named before its phrasing, an ending used as an adjective, a clause opened by a
-noun and its verb, a Chinese name of stop characters, 之后天天 (no date), 转园, 在*买了*卡."""
+noun and its verb, a Chinese name of stop characters, 之后天天 (no date), 转园, 在*买了*卡,
+roles kept apart, a stay for a fortnight, a thing that moves, 纠结死了, "getting the boot"."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
         # 之后天天 is no 后天 (the day after tomorrow): the new bedtime holds from now
         ("我一般十一点就睡了", "换到新项目组之后天天凌晨两点才睡"),
         ("在楼下的乐刻办了年卡", "乐刻倒闭了，重新在超级猩猩买了次卡"),
+        ("my gp is Dr Okafor", "my new gp is Dr Whitfield"),
+        (
+            "broadband is virgin media and it drops out",
+            "fibre's in, virgin's getting the boot",
+        ),
     ],
 )
 def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -59,6 +65,13 @@ def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
             "we've booked the kids into swimming lessons at the leisure centre",
             "cancelled netflix and got disney+ instead, the kids only watch bluey anyway",
         ),
+        # a dentist and a GP are both doctors; one does not replace the other
+        ("my dentist is Dr Patel", "my gp is Dr Okafor"),
+        ("我的牙医是黄医生", "我的家庭医生是王医生"),
+        # away for a fortnight is no move
+        ("sam lives in glasgow", "sam's up at his parents' in dundee for a fortnight"),
+        ("我住在杭州", "救助站搬到了公园东门那边"),  # the shelter moved, not the speaker
+        ("我家猫叫豆豆，三岁了", "新手机到底换不换，纠结死了"),  # 纠结死了: how torn, no death
     ],
 )
 def test_stop_47_a_statement_of_another_thing_leaves_the_first(

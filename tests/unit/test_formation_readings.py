@@ -63,7 +63,7 @@ def test_atm_is_at_the_moment() -> None:
 
 def test_a_possessive_is_no_is() -> None:
     assert _slots("the dentist's office called about my filling") == []
-    assert _slots("my dentist's Dr Patel") == [("doctor", "Dr Patel")]
+    assert _slots("my dentist's Dr Patel") == [("doctor:dentist", "Dr Patel")]
 
 
 def test_an_ending_without_a_value_ends_the_one_said_before_it() -> None:

@@ -56,7 +56,7 @@ def test_a_slots_own_word_opening_a_clause_is_no_ones_name() -> None:
             "favourite:book",
             "secret history",
         ),
-        ("Radiohead is my fave band", "favourite:band", "Radiohead"),
+        ("Radiohead is my favourite band", "favourite:band", "Radiohead"),
         ("my fave band is Radiohead", "favourite:band", "Radiohead"),
     ],
 )
@@ -95,3 +95,12 @@ def test_a_day_word_inside_another_word_is_no_date(text: str, day: int) -> None:
     said = datetime(2024, 1, 2, 9, 0, tzinfo=UTC)
     start, _ = Analyser().valid_time(text, said, None, None)
     assert start.day == day
+
+
+def test_a_statement_no_slot_reads_is_found_by_the_slot_of_the_one_before() -> None:
+    """ "I moved to Leeds last week! The flat is tiny": "Where do I live?" finds the second
+    statement too; one with a slot of its own keeps its own words."""
+    moved, flat = Analyser().analyse("I moved to Leeds last week! The flat is tiny but I love it.")
+    assert "live" in dict(moved.terms) and "live" in dict(flat.terms)
+    _, work = Analyser().analyse("I moved to Leeds last week! I work at Asda now.")
+    assert "live" not in dict(work.terms)
