@@ -19,6 +19,7 @@ __all__ = [
     "phrasing_of",
     "role_keyed",
     "role_slots",
+    "same_slots",
     "shaped",
     "slot_table",
 ]
@@ -109,6 +110,14 @@ def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
         if found:
             return f"{slot}:{found}"
     return f"{slot}:{keys['']}" if "" in keys else slot
+
+
+def same_slots(slot: str) -> frozenset[str]:
+    """The slots a claim of `slot` meets as its own: itself, and for a role-keyed slot
+    ("doctor:gp") the slot unkeyed, as claims held before its roles were kept apart are."""
+    base = slot.partition(":")[0]
+    keyed = base != slot and "role_keys" in slot_table()["slots"].get(base, {})
+    return frozenset({slot, base}) if keyed else frozenset({slot})
 
 
 @cache

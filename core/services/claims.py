@@ -22,6 +22,7 @@ from bitemporal_core.language.slots import (
     ClaimDraft,
     kin_slots,
     phrasing_of,
+    same_slots,
     slot_table,
 )
 from bitemporal_core.language.topics import TOPIC, family_heads, topic_terms
@@ -336,7 +337,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if new.positive:
         denied = [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
         return list(dict.fromkeys(denied + _positive(new, held) + _passed(new, candidates)))
-    same = [c for c in held if c.claim.slot == new.slot]
+    same = [c for c in held if c.claim.slot in same_slots(new.slot)]
     if not new.positive:
         if new.single:
             ended = [c.fact_id for c in same]
@@ -409,7 +410,7 @@ def _same_keys(new: Claim, old: Claim) -> bool:
 
 def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     """What a positive claim retires among the held values of its slot."""
-    same = [c for c in held if c.claim.slot == new.slot]
+    same = [c for c in held if c.claim.slot in same_slots(new.slot)]
     if new.single:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
@@ -519,7 +520,7 @@ def wanted_keys(claim: Claim) -> tuple[str, ...]:
     terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
     if _ends_slot(claim):
         terms |= _slot_topics(claim.slot)
-    slots = set(kin_slots(claim.slot))
+    slots = set(kin_slots(claim.slot)) | (same_slots(claim.slot) - {claim.slot})
     if claim.slot == TOPIC:  # the slots its topics name (`_same_topic`)
         slots |= {slot for slot in _named_slots() if _slot_topics(slot) & terms}
     kin = (k for slot in sorted(slots) for k in _keyed(claim.subject, slot, set()))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import attrs
 import pytest
 
 from bitemporal_core import default_extractor
@@ -15,6 +16,14 @@ from bitemporal_core.language.claims import claims_of
 from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.topics import topic_terms
 from bitemporal_core.language.worthiness import MEMORY, category
+from bitemporal_core.services.claims import (
+    Candidate,
+    Mentions,
+    held_keys,
+    resolve,
+    retired_by,
+    wanted_keys,
+)
 
 
 def _drafts(text: str) -> list[ClaimDraft]:
@@ -104,3 +113,17 @@ def test_a_statement_no_slot_reads_is_found_by_the_slot_of_the_one_before() -> N
     assert "live" in dict(moved.terms) and "live" in dict(flat.terms)
     _, work = Analyser().analyse("I moved to Leeds last week! I work at Asda now.")
     assert "live" not in dict(work.terms)
+
+
+def test_a_role_keyed_claim_meets_one_held_before_roles_were_kept_apart() -> None:
+    """A store written before `role_keys` holds "my gp is ..." under the plain slot; "my new
+    gp is ..." (doctor:gp) still replaces it, and asks for it by that slot's key."""
+    (sentence,) = default_extractor().sentences("my new gp is Dr Whitfield")
+    (draft,) = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot.startswith("doc")]
+    new = resolve(draft, speaker=None, mentions=Mentions(), context=[])
+    old = attrs.evolve(new, slot="doctor", value="Dr Okafor", keys=("okafor",))
+    assert new.slot == "doctor:gp"
+    assert retired_by(new, [Candidate(fact_id="1", claim=old, recorded=1.0)]) == ["1"]
+    assert set(held_keys(old)) & set(wanted_keys(new))
+    dentist = attrs.evolve(old, slot="doctor:dentist")
+    assert retired_by(new, [Candidate(fact_id="2", claim=dentist, recorded=1.0)]) == []
