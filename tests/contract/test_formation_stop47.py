@@ -80,3 +80,13 @@ def test_stop_47_a_statement_of_another_thing_leaves_the_first(
     _say(store, "a", old, new)
     expected = {new} if old.endswith("?") else {old, new}
     assert _texts(store, "a") == expected
+
+
+def test_who_cleans_finds_the_cleaner(store: MemoryStore) -> None:
+    """A role slot's question words name what the role does ("Who cleans for us?")."""
+    _say(store, "c", "Our cleaner Maria comes on Fridays.", "We've got a new cleaner, Tomasz.")
+    at = T0 + timedelta(days=5)
+    found = store.context(
+        "Who cleans for us?", namespace="c", basis=Basis(valid_at=at, known_at=at)
+    )
+    assert "Tomasz" in found
