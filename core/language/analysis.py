@@ -266,7 +266,7 @@ class Analyser:
                 named = [k for k, _ in st.concepts]
                 for word in claim_words([*st.claims, *carried], st.language, named=named):
                     t.setdefault(word, 1)
-                slotted = own or carried
+                slotted = own
             fielded.append(
                 [
                     attrs.evolve(st, terms=tuple(sorted(t.items())), length=sum(t.values()))

@@ -418,7 +418,8 @@ def _clause_claims(
         slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, pattern, start, end)
-        slot = role_keyed(slot, [norm(t.text) for t in clause[start:end]])
+        said = [norm(t.text) for t in clause[start:end]] + [norm(w) for w in value.split()]
+        slot = role_keyed(slot, said)  # "registered with a new dentist": the dentist
         past = cue_in("past_state", without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
@@ -432,7 +433,7 @@ def _clause_claims(
                 value=value,
                 keys=keys_of(value),
                 positive=pattern.positive and not is_negated,
-                single=spec["cardinality"] == "one",
+                single=spec["cardinality"] == "one" and not slot.endswith(":"),  # no object
                 replacing=cue_in("replacing", words)
                 or not pattern.positive
                 or is_negated
@@ -458,6 +459,7 @@ def _attributive(clause: Sequence[Token], found: _Found) -> bool:
     return (
         clause[start].tag in ("JJ", "VBN")
         and clause[start + 1].tag in ("NN", "NNS")
+        and not is_time(clause[start + 1].text)  # "I've just resigned today" ends
         and clause[start - 1].tag in ("DT", "PRP$", "RB", "JJ", "CD", "POS")
     )
 

@@ -413,7 +413,7 @@ def _claim(
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
     if spec.get("key_by") == "object":
         slot, value = _keyed(slot, value)
-    slot = role_keyed(slot, [p.source], "zh")
+    slot = role_keyed(slot, [clause[: m.end()], value], "zh")  # 保洁阿姨是, 换了个心理医生
     if _thing_subject(_drop_object(before)) and slot not in _things_speak_for():
         return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
@@ -476,9 +476,17 @@ def _thing_subject(before: str) -> bool:
             break
     if head.startswith(tuple(subjects["things"])):
         return True
+    if head != before.strip():
+        return False  # the speaker's (我出院以后搬到了苏州): a thing of theirs is in `things`
     words = tag_words(normalise(head)) if head else []  # 救助站搬到了: a place, by its suffix
-    first = words[0].norm if words else ""
-    return len(first) >= 2 and first.endswith(tuple(subjects["thing_suffixes"]))
+    first = words[0] if words else None
+    return (
+        first is not None
+        and first.tag.startswith("n")
+        and len(first.norm) >= 2
+        and first.norm.endswith(tuple(subjects["thing_suffixes"]))
+        and not any(w.tag == "f" for w in words[1:2])  # 出院以后: a time, not a subject
+    )
 
 
 def _word_before(clause: str, at: int) -> Word | None:
@@ -529,7 +537,7 @@ def _word_at(clause: str, at: int, *, marked: bool = False) -> bool:
     marked `|`, right after no verb or adjective (纠结死了, 笑死了: how much, not a death)."""
     words = tag_words(normalise(clause))
     before = [w for w in words if w.end == at] if marked else []
-    return any(w.start == at for w in words) and not any(w.tag[:1] in ("v", "a") for w in before)
+    return any(w.start == at for w in words) and not any(w.tag in ("v", "a") for w in before)
 
 
 def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: str) -> str:

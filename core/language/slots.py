@@ -96,10 +96,10 @@ def role_slots() -> dict[str, str]:
 
 
 def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
-    """`slot` with the key of the role its phrasing names, for a slot whose roles are kept
-    apart (`role_keys`: a dentist and a GP are both doctors, and one does not replace the
-    other): the first of `words` that is a role word (in Chinese, one a word holds), else
-    the slot's default role ("")."""
+    """`slot` with the key of the role a claim's words name (its phrasing's, then its
+    value's), for a slot whose roles are kept apart (`role_keys`: a dentist and a GP are
+    both doctors, and one does not replace the other): the first of `words` that is a role
+    word (in Chinese, the first role word one of them holds), else the slot's default ("")."""
     keys: dict[str, str] = slot_table()["slots"].get(slot, {}).get("role_keys", {}).get(language)
     if not keys:
         return slot

@@ -88,11 +88,12 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
 def _told_asking(words: list[str], lex: dict[str, Any]) -> bool:
     """A statement said with a question mark (surprise, uptalk: "so she's a ward manager
     now??", "i've been veggie since uni so like 9 years?"): no question word or auxiliary
-    opens it or stands before a subject pronoun ("would I have to"), and it asks no one
-    ("you", "anyone": `asking_words`)."""
+    opens it (after its `question_fillers`: "so", "and") or stands before a subject pronoun
+    ("would I have to"), and it asks no one ("you", "anyone": `asking_words`)."""
     subjects = set(lex["inverted_subjects"])
-    if words[0] in lex["question_starts"] or set(words) & set(lex["asking_words"]):
-        return False
+    lead = next((w for w in words if w not in lex["question_fillers"]), "")
+    if lead in lex["question_starts"] or set(words) & set(lex["asking_words"]):
+        return False  # "so has my dentist retired?": a question after its filler
     return not any(a in lex["question_starts"] and b in subjects for a, b in pairwise(words))
 
 

@@ -22,6 +22,7 @@ from bitemporal_core.language.slots import (
     ClaimDraft,
     kin_slots,
     phrasing_of,
+    role_keyed,
     same_slots,
     slot_table,
 )
@@ -337,7 +338,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if new.positive:
         denied = [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
         return list(dict.fromkeys(denied + _positive(new, held) + _passed(new, candidates)))
-    same = [c for c in held if c.claim.slot in same_slots(new.slot)]
+    same = [c for c in held if _own_slot(c.claim) == new.slot]
     if not new.positive:
         if new.single:
             ended = [c.fact_id for c in same]
@@ -360,7 +361,7 @@ def _passed(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         for c in candidates
         if c.claim.mode == "passing"
         and c.claim.positive
-        and c.claim.slot == new.slot
+        and _own_slot(c.claim) == new.slot
         and not _same_value(new, c.claim)
     ]
 
@@ -400,7 +401,7 @@ def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     return [
         c.fact_id
         for c in candidates
-        if c.claim.slot == new.slot and c.claim.positive and _same_value(new, c.claim)
+        if _own_slot(c.claim) == new.slot and c.claim.positive and _same_value(new, c.claim)
     ]
 
 
@@ -410,7 +411,7 @@ def _same_keys(new: Claim, old: Claim) -> bool:
 
 def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     """What a positive claim retires among the held values of its slot."""
-    same = [c for c in held if c.claim.slot in same_slots(new.slot)]
+    same = [c for c in held if _own_slot(c.claim) == new.slot]
     if new.single:
         return [c.fact_id for c in same if not _same_value(new, c.claim)]
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
@@ -452,7 +453,7 @@ def _moves_the_date(claim: Claim) -> bool:
 def _contradicts(new: Claim, old: Claim) -> bool:
     """A positive claim against a negated one of its slot: of the same value, or of the
     whole slot ("no allergies", "I don't own a car"); "not vegan" stands beside "vegetarian"."""
-    if old.slot != new.slot:
+    if _own_slot(old) != new.slot:
         return False
     return _same_value(new, old) or not set(old.keys) - _slot_words(old.slot)
 
@@ -473,7 +474,8 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
         return bool((set(new.keys) - set(_GENERIC)) & set(theirs))
     # a slot's fact is about its slot too ("new boss started today" meets "reporting to Mike")
-    slot = _slot_topics(old.slot) if old.slot in _named_slots() else frozenset()
+    base = old.slot.partition(":")[0]  # a role's fact is its slot's (doctor:gp: doctor)
+    slot = _slot_topics(base) if base in _named_slots() else frozenset()
     return bool(mine & (topic_terms(theirs) | slot))
 
 
@@ -492,12 +494,29 @@ def _names(new: Claim, old: Claim) -> bool:
 # (`wanted_keys`), so a write reads what it may retire, not everything said of its subject.
 
 
+def _own_slot(claim: Claim) -> str:
+    """A held claim's slot, with the role its phrasing names for one held under a slot whose
+    roles are kept apart from before they were ("slot:doctor 'gp is {v}'" is doctor:gp), so
+    that a new dentist does not replace a GP stored then."""
+    base, _, role = claim.slot.partition(":")
+    if role or "role_keys" not in slot_table()["slots"].get(base, {}):
+        return claim.slot
+    phrasing = phrasing_of(claim.rule)
+    return role_keyed(claim.slot, phrasing.split(), "zh" if has_han(phrasing) else "en")
+
+
 def held_keys(claim: Claim) -> tuple[str, ...]:
     """The keys a stored claim is found by: its subject's slot, and each word and topic its
     value and its statement name."""
     words = (*claim.keys, *claim.context)
     terms = (set(words) - set(_GENERIC)) | topic_terms(words)
-    return _keyed(claim.subject, claim.slot, terms)
+    # a role's claim is found by its slot's key too (a topic naming doctors finds doctor:gp)
+    base = [
+        k
+        for slot in same_slots(claim.slot) - {claim.slot}
+        for k in _keyed(claim.subject, slot, set())
+    ]
+    return (*_keyed(claim.subject, claim.slot, terms), *base)
 
 
 def names_topic(claim: Claim, words: Sequence[str], slots: Sequence[str] = ()) -> bool:

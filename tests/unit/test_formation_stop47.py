@@ -98,6 +98,8 @@ def test_a_chinese_name_of_stop_characters_is_a_topic() -> None:
         ("以前天天加班", 2),
         ("如今天天在家", 2),
         ("后天去北京", 4),
+        ("所以前天我去了医院", 31),  # 以 before 前天 and no 天 after it: a day
+        ("比如今天我就没去健身房", 2),
     ],
 )
 def test_a_day_word_inside_another_word_is_no_date(text: str, day: int) -> None:
@@ -127,3 +129,61 @@ def test_a_role_keyed_claim_meets_one_held_before_roles_were_kept_apart() -> Non
     assert set(held_keys(old)) & set(wanted_keys(new))
     dentist = attrs.evolve(old, slot="doctor:dentist")
     assert retired_by(new, [Candidate(fact_id="2", claim=dentist, recorded=1.0)]) == []
+
+
+def test_a_claim_held_before_roles_keeps_the_role_its_phrasing_named() -> None:
+    """A GP stored under the plain slot is not replaced by a new dentist, and a topic that
+    names doctors finds a role's claim by its slot."""
+    (sentence,) = default_extractor().sentences("my new dentist is Dr Shah")
+    (draft,) = [d for d in claims_of(sentence.text, sentence.tokens) if d.slot.startswith("doc")]
+    dentist = resolve(draft, speaker=None, mentions=Mentions(), context=[])
+    gp = attrs.evolve(dentist, slot="doctor", rule="slot:doctor 'gp is {v}'", keys=("okafor",))
+    assert dentist.slot == "doctor:dentist"
+    assert retired_by(dentist, [Candidate(fact_id="1", claim=gp, recorded=1.0)]) == []
+    keyed = attrs.evolve(dentist, slot="doctor:gp")
+    assert any(k.endswith("s:doctor") for k in held_keys(keyed))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I registered with a new dentist, Dr Shah", "doctor:dentist"),
+        ("我的牙医是黄医生", "doctor:dentist"),
+        ("换了个心理医生", "doctor:therapist"),
+        ("保洁阿姨是张阿姨", "dog_walker:cleaner"),
+    ],
+)
+def test_a_role_is_read_from_the_phrasing_and_the_value(text: str, slot: str) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    slots = [d.slot for d in claims_of(sentence.text, sentence.tokens)]
+    assert slot in slots and not [
+        s for s in slots if s.startswith(slot.partition(":")[0] + ":") and s != slot
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("I've just resigned today", True),  # "today" is no noun an ending describes
+        ("我的狗前天突然死了", True),  # an adverb before 死了 is no degree
+        ("纠结死了", False),
+    ],
+)
+def test_an_ending_after_an_adverb(text: str, ends: bool) -> None:
+    (sentence,) = default_extractor().sentences(text)
+    drafts = claims_of(sentence.text, sentence.tokens)
+    assert any(not d.positive and d.slot not in ("about", "topic") for d in drafts) == ends
+
+
+def test_a_question_after_a_filler_word_is_a_question() -> None:
+    assert category("so has my dentist retired?") == "question"
+    assert category("and is my sister still living in Berlin?") == "question"
+
+
+def test_a_verb_with_a_place_suffix_is_no_thing() -> None:
+    """出院 (discharged) ends in 院 but is the speaker's doing; 救助站 is a thing."""
+    for text in ("我出院以后搬到了苏州", "出院以后搬到了苏州"):
+        (sentence,) = default_extractor().sentences(text)
+        assert [d.slot for d in claims_of(sentence.text, sentence.tokens)].count("residence") == 1
+    (sentence,) = default_extractor().sentences("救助站搬到了公园东门那边")
+    assert "residence" not in [d.slot for d in claims_of(sentence.text, sentence.tokens)]

@@ -91,12 +91,13 @@ _DAY_WORDS = {"大前天": -3, "前天": -2, "昨": -1, "今": 0, "明": 1, "后
 
 
 @ZH.rule(
-    r"(?P<core>大前天|大后天|(?<![之以目提])前天|(?<![之以然随])后天|刚才|刚刚"
-    r"|(?P<w>昨|(?<!如)今|明)(?:天|日|晚|夜|早))"
+    r"(?P<core>大前天|大后天|(?<![之以目提])前天|前天(?!天)|(?<![之以然随])后天|后天(?!天)"
+    r"|刚才|刚刚|(?P<w>昨|(?<!如)今|今(?!天天)|明)(?:天|日|晚|夜|早))"
 )
 def _day_word(m: re.Match[str], ctx: Context) -> Hit | None:
     """昨天, 今晚, 前天, 大后天; 刚才 ("a moment ago") is the day it is said. Not the 后天 of
-    之后天天 ("every day since"), the 前天 of 以前天天, the 今天 of 如今天天 ("nowadays")."""
+    之后天天 ("every day since"), the 前天 of 以前天天, the 今天 of 如今天天 ("nowadays"); the
+    前天 of 所以前天我去了 is one."""
     offset = _DAY_WORDS.get(m.group("w") or m.group("core"), 0)
     return point(m, day(ctx.today + timedelta(days=offset)))
 
