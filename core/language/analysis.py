@@ -31,9 +31,8 @@ from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, 
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.nearness import Floors
 from bitemporal_core.language.people import zh_mentioned
-from bitemporal_core.language.slots import ABOUT, ANY
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
-from bitemporal_core.language.topics import TOPIC
+from bitemporal_core.language.topics import SLOTLESS
 from bitemporal_core.language.worthiness import MEMORY, category
 from bitemporal_core.model import UNSET, Unset
 from bitemporal_core.providers.embeddings import Embedder
@@ -61,7 +60,6 @@ class Analysed:
 
 
 _VERBS = frozenset({"VERB", "AUX"})
-_UNSLOTTED = frozenset({ABOUT, ANY, TOPIC})  # claims that read no slot
 
 
 def _fragment(sentence: Sentence) -> bool:
@@ -260,7 +258,7 @@ class Analyser:
             terms = field_terms([st.text for st in group], utterance)
             slotted: list[ClaimDraft] = []  # the slot claims of the message's statement before
             for st, t in zip(group, terms, strict=True):  # "Where do I live?" finds a move
-                own = [c for c in st.claims if c.slot not in _UNSLOTTED]
+                own = [c for c in st.claims if c.slot not in SLOTLESS]
                 # a statement no slot reads goes on with the one before: 终于搬完家了！新家在苏州
                 carried = slotted if not own and st.category == MEMORY else []
                 named = [k for k, _ in st.concepts]

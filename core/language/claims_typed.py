@@ -24,6 +24,7 @@ from bitemporal_core.language.slots import (
     role_keyed,
     role_slots,
     shaped,
+    slot_spec,
     slot_table,
 )
 from bitemporal_core.language.topics import (
@@ -119,7 +120,7 @@ def _habit_verb(tok: Token) -> bool:
 def _draft(
     tokens: Sequence[Token], at: int, slot: str, value: str, subject: tuple[str, str], rule: str
 ) -> ClaimDraft:
-    spec = slot_table()["slots"][slot.split(":", 1)[0]]
+    spec = slot_spec(slot)
     before = tokens[:at]
     is_negated = negated(tokens, at, min(at + 1, len(tokens)))
     return ClaimDraft(

@@ -21,6 +21,7 @@ __all__ = [
     "role_slots",
     "same_slots",
     "shaped",
+    "slot_spec",
     "slot_table",
 ]
 
@@ -95,13 +96,24 @@ def role_slots() -> dict[str, str]:
     }
 
 
+def slot_spec(slot: str) -> dict[str, Any]:
+    """The slot table's entry of a claim's slot, keyed or not ("doctor:gp", "favourite:band"
+    read "doctor", "favourite"); {} for a slot it does not hold (`about`, `topic`)."""
+    spec: dict[str, Any] = slot_table()["slots"].get(slot.partition(":")[0], {})
+    return spec
+
+
+def _has_roles(slot: str) -> bool:
+    return "role_keys" in slot_spec(slot)
+
+
 def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
     """`slot` with the key of the role a claim's words name (its phrasing's, then its
     value's), for a slot whose roles are kept apart (`role_keys`: a dentist and a GP are
     both doctors, and one does not replace the other): the first of `words` that is a role
     word (in Chinese, the first role word one of them holds), else the slot's default ("")."""
-    keys: dict[str, str] = slot_table()["slots"].get(slot, {}).get("role_keys", {}).get(language)
-    if not keys:
+    keys: dict[str, str] = slot_spec(slot).get("role_keys", {}).get(language)
+    if not keys or ":" in slot:
         return slot
     for word in words:
         found = keys.get(word) or next(
@@ -116,8 +128,7 @@ def same_slots(slot: str) -> frozenset[str]:
     """The slots a claim of `slot` meets as its own: itself, and for a role-keyed slot
     ("doctor:gp") the slot unkeyed, as claims held before its roles were kept apart are."""
     base = slot.partition(":")[0]
-    keyed = base != slot and "role_keys" in slot_table()["slots"].get(base, {})
-    return frozenset({slot, base}) if keyed else frozenset({slot})
+    return frozenset({slot, base}) if base != slot and _has_roles(base) else frozenset({slot})
 
 
 @cache

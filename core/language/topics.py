@@ -25,10 +25,11 @@ from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
-from bitemporal_core.language.slots import ClaimDraft, role_slots, slot_table
+from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.values_en import is_time
 
 __all__ = [
+    "SLOTLESS",
     "TOPIC",
     "brand_slot",
     "category_slot",
@@ -51,6 +52,8 @@ __all__ = [
 
 TOPIC = "topic"
 """The slot of a claim read by the topic rule: its keys are the things a change names."""
+SLOTLESS = frozenset({ABOUT, ANY, TOPIC})
+"""The slots of claims that read no slot of the table: they are matched by what they name."""
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")

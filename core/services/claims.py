@@ -24,9 +24,10 @@ from bitemporal_core.language.slots import (
     phrasing_of,
     role_keyed,
     same_slots,
+    slot_spec,
     slot_table,
 )
-from bitemporal_core.language.topics import TOPIC, family_heads, topic_terms
+from bitemporal_core.language.topics import SLOTLESS, TOPIC, family_heads, topic_terms
 from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
 
@@ -49,7 +50,7 @@ __all__ = [
 _PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
 _SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
-UNKEYED = frozenset({ABOUT, ANY, TOPIC})
+UNKEYED = SLOTLESS
 """The slots whose claims are filed by what they name, not by slot."""
 
 
@@ -433,15 +434,14 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
 def _swaps(claim: Claim) -> bool:
     """Whether the claim's phrasing is one of its slot's `swaps`: a change of the one value
     held of a many-valued slot ("switched me to", 给我换成)."""
-    spec = slot_table()["slots"].get(claim.slot, {})
-    return phrasing_of(claim.rule) in spec.get("swaps", ())
+    return phrasing_of(claim.rule) in slot_spec(claim.slot).get("swaps", ())
 
 
 def _moves_the_date(claim: Claim) -> bool:
     """A move that names nothing but its new date, which is a date: one of its slot's
     `moves_nameless` phrasings ("moved me to Thursday"; not "moved me to the night shift"),
     or a Chinese move whose keys are its date's (not 团建改到周日, which names what it moves)."""
-    spec = slot_table()["slots"].get(claim.slot, {})
+    spec = slot_spec(claim.slot)
     phrasing = phrasing_of(claim.rule)
     if has_han(claim.value):
         nameless = phrasing in spec.get("moves", ()) and all(k in claim.value for k in claim.keys)
@@ -461,7 +461,7 @@ def _contradicts(new: Claim, old: Claim) -> bool:
 def _slot_words(slot: str) -> set[str]:
     """The stems that name a slot itself rather than a value of it ("allergies", "food")."""
     table = slot_table()
-    words = table["slots"].get(slot, {}).get("generic", ())
+    words = slot_spec(slot).get("generic", ())
     return set(claim_keys(" ".join((*words, *table["cues"]["en"]["unspecific"]))))
 
 
@@ -499,7 +499,7 @@ def _own_slot(claim: Claim) -> str:
     roles are kept apart from before they were ("slot:doctor 'gp is {v}'" is doctor:gp), so
     that a new dentist does not replace a GP stored then."""
     base, _, role = claim.slot.partition(":")
-    if role or "role_keys" not in slot_table()["slots"].get(base, {}):
+    if role or "role_keys" not in slot_spec(base):
         return claim.slot
     phrasing = phrasing_of(claim.rule)
     return role_keyed(claim.slot, phrasing.split(), "zh" if has_han(phrasing) else "en")

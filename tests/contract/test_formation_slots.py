@@ -6,23 +6,11 @@ opening a change, the one medicine swapped, a hair colour."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from bitemporal_core import Basis, MemoryStore
+from bitemporal_core import MemoryStore
 
-T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
-
-
-def _texts(store: MemoryStore, ns: str) -> set[str]:
-    at = T0 + timedelta(days=100)
-    return {f.text for f in store.snapshot(ns, basis=Basis(valid_at=at, known_at=at))}
-
-
-def _say(store: MemoryStore, ns: str, *lines: str) -> None:
-    for i, line in enumerate(lines):
-        store.remember(line, namespace=ns, at=T0 + timedelta(days=i))
+from ._said import say, texts
 
 
 @pytest.mark.parametrize(
@@ -60,8 +48,8 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
 def test_a_later_statement_of_the_same_thing_retires_the_earlier(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "u", old, new)
-    assert _texts(store, "u") == {new}
+    say(store, "u", old, new)
+    assert texts(store, "u") == {new}
 
 
 @pytest.mark.parametrize(
@@ -77,14 +65,14 @@ def test_a_later_statement_of_the_same_thing_retires_the_earlier(
 def test_a_statement_of_another_value_leaves_the_first(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "a", old, new)
-    assert _texts(store, "a") == {old, new}
+    say(store, "a", old, new)
+    assert texts(store, "a") == {old, new}
 
 
 def test_a_price_that_rises_changes_nothing_of_the_speakers(store: MemoryStore) -> None:
     """涨到 is a change of what the speaker holds only where the speaker holds it."""
-    _say(store, "p", "我的车一直停在公司对面的停车场。", "博物馆的停车费涨了一倍。")
-    assert "我的车一直停在公司对面的停车场。" in _texts(store, "p")
+    say(store, "p", "我的车一直停在公司对面的停车场。", "博物馆的停车费涨了一倍。")
+    assert "我的车一直停在公司对面的停车场。" in texts(store, "p")
 
 
 def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
@@ -92,13 +80,13 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
 ) -> None:
     """ "Took mum to the GP": a word only a relative is called, as a verb's object, is who
     "she" points back to; "upped mum's ramipril to 10mg" replaces her 5mg."""
-    _say(
+    say(
         store,
         "m",
         "Took mum to the GP this morning. She's on 5mg of ramipril for her blood pressure.",
         "GP upped mum's ramipril to 10mg, her readings were still high",
     )
-    current = _texts(store, "m")
+    current = texts(store, "m")
     assert "She's on 5mg of ramipril for her blood pressure." not in current
     assert "GP upped mum's ramipril to 10mg, her readings were still high" in current
 
@@ -135,15 +123,15 @@ def test_a_dose_raised_replaces_the_dose_of_the_relative_a_pronoun_points_to(
 def test_stop_46_a_later_statement_of_the_same_thing_retires_the_earlier(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "u", old, new)
-    assert _texts(store, "u") == {new}
+    say(store, "u", old, new)
+    assert texts(store, "u") == {new}
 
 
 def test_a_relative_named_through_a_preposition_is_who_she_points_back_to(
     store: MemoryStore,
 ) -> None:
     """ "talked to sis": the "she" after it is the sister, not a woman named earlier."""
-    _say(
+    say(
         store,
         "s",
         "my sister just moved to leeds for her new job",
@@ -151,19 +139,19 @@ def test_a_relative_named_through_a_preposition_is_who_she_points_back_to(
         "talked to sis on the phone for 2 hrs lol. she's in glasgow now, said leeds never felt"
         " like home",
     )
-    assert "my sister just moved to leeds for her new job" not in _texts(store, "s")
+    assert "my sister just moved to leeds for her new job" not in texts(store, "s")
 
 
 def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> None:
     """ "new boss started today" (a start, though dated by "today") ends the manager the
     speaker reports to, which a slot read, though its words name no boss."""
-    _say(
+    say(
         store,
         "b",
         "for now i'm reporting to mike from the sales side",
         "new boss started today, her name's priya.",
     )
-    assert _texts(store, "b") == {"new boss started today, her name's priya."}
+    assert texts(store, "b") == {"new boss started today, her name's priya."}
 
 
 @pytest.mark.parametrize(
@@ -185,5 +173,5 @@ def test_a_role_opening_a_change_ends_the_speakers_one(store: MemoryStore) -> No
 def test_stop_46_a_statement_of_another_thing_leaves_the_first(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "a", old, new)
-    assert _texts(store, "a") == {old, new}
+    say(store, "a", old, new)
+    assert texts(store, "a") == {old, new}

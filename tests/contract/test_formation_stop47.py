@@ -6,23 +6,13 @@ roles kept apart, a stay for a fortnight, a thing that moves, 纠结死了, "get
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from bitemporal_core import Basis, MemoryStore
 
-T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
-
-
-def _texts(store: MemoryStore, ns: str, *, days: float = 100) -> set[str]:
-    at = T0 + timedelta(days=days)
-    return {f.text for f in store.snapshot(ns, basis=Basis(valid_at=at, known_at=at))}
-
-
-def _say(store: MemoryStore, ns: str, *lines: str) -> None:
-    for i, line in enumerate(lines):
-        store.remember(line, namespace=ns, at=T0 + timedelta(days=i))
+from ._said import T0, say, texts
 
 
 @pytest.mark.parametrize(
@@ -50,9 +40,9 @@ def _say(store: MemoryStore, ns: str, *lines: str) -> None:
 def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "u", old, new)
-    assert _texts(store, "u", days=0.5) == {old}  # a fact until the later one
-    assert _texts(store, "u") == {new}
+    say(store, "u", old, new)
+    assert texts(store, "u", days=0.5) == {old}  # a fact until the later one
+    assert texts(store, "u") == {new}
 
 
 @pytest.mark.parametrize(
@@ -77,14 +67,14 @@ def test_stop_47_a_later_statement_of_the_same_thing_retires_the_earlier(
 def test_stop_47_a_statement_of_another_thing_leaves_the_first(
     store: MemoryStore, old: str, new: str
 ) -> None:
-    _say(store, "a", old, new)
+    say(store, "a", old, new)
     expected = {new} if old.endswith("?") else {old, new}
-    assert _texts(store, "a") == expected
+    assert texts(store, "a") == expected
 
 
 def test_who_cleans_finds_the_cleaner(store: MemoryStore) -> None:
     """A role slot's question words name what the role does ("Who cleans for us?")."""
-    _say(store, "c", "Our cleaner Maria comes on Fridays.", "We've got a new cleaner, Tomasz.")
+    say(store, "c", "Our cleaner Maria comes on Fridays.", "We've got a new cleaner, Tomasz.")
     at = T0 + timedelta(days=5)
     found = store.context(
         "Who cleans for us?", namespace="c", basis=Basis(valid_at=at, known_at=at)
