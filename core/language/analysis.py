@@ -30,7 +30,7 @@ from bitemporal_core.language.extract import (
 from bitemporal_core.language.fields import MAX_KEY, Utterance, embedding_text, field_terms
 from bitemporal_core.language.kinds import classify
 from bitemporal_core.language.nearness import Floors
-from bitemporal_core.language.people import zh_mentioned
+from bitemporal_core.language.people_zh import zh_mentioned
 from bitemporal_core.language.temporal import TimeResolver, default_resolver
 from bitemporal_core.language.topics import SLOTLESS
 from bitemporal_core.language.worthiness import MEMORY, category

@@ -11,6 +11,7 @@ import attrs
 from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphened
 from bitemporal_core.language.cues_en import (
     cue_in,
+    denied,
     negated,
     norm,
     passing,
@@ -20,7 +21,13 @@ from bitemporal_core.language.cues_en import (
 )
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
-from bitemporal_core.language.people import is_speaker_word, named_by, owner_in, subject_of
+from bitemporal_core.language.people import (
+    is_first_name,
+    is_speaker_word,
+    named_by,
+    owner_in,
+    subject_of,
+)
 from bitemporal_core.language.slots import (
     ANY,
     ClaimDraft,
@@ -397,6 +404,8 @@ def _clause_claims(
         pattern, start, end = found.pattern, found.start, found.end
         if simile(clause, start) or _attributive(clause, found):
             continue  # "feels like driving a roller skate", "mostly retired men"
+        if not pattern.positive and denied(clause, start):
+            continue
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or found.value
         upto = " ".join(norm(t.text) for t in clause[:end])
@@ -412,10 +421,11 @@ def _clause_claims(
         elif _own_value(clause, found):
             kind, subject = "speaker", ""
         else:
-            kind, subject = subject_of(clause, _start_of(clause, found))
+            at = _start_of(clause, found)
+            kind, subject = (at == 0 and _for_whom(clause, end)) or subject_of(clause, at)
         if (kind, subject) == ("pronoun", "they"):
             kind, subject = owner_in(clause[start:end]) or (kind, subject)
-        slot = pattern.slot
+        slot = _named_kind(pattern.slot, value, words)
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, pattern, start, end)
         said = [norm(t.text) for t in clause[start:end]] + [norm(w) for w in value.split()]
@@ -447,6 +457,31 @@ def _clause_claims(
             )
         )
     return out
+
+
+def _for_whom(clause: Sequence[Token], end: int) -> tuple[str, str] | None:
+    """Whom a clause that opens with its phrasing is about, named after "for" ("first day at
+    hollins high for ollie", "new glasses for mum"): a first name or a relative."""
+    relations = slot_table()["subjects"]["en"]["relations"]
+    for i in range(end, len(clause) - 1):
+        if clause[i].text.lower() != "for":
+            continue
+        j = i + 1 + (clause[i + 1].text.lower() in ("my", "our") and i + 2 < len(clause))
+        low = clause[j].text.lower()
+        if low in relations or (is_first_name(low) and clause[j].pos in ("NOUN", "PROPN")):
+            return named_by(clause, j)
+    return None
+
+
+def _named_kind(slot: str, value: str, words: str) -> str:
+    """The slot a value's last word names (`name_words`: "hollins high" is a school) for an
+    employer's phrasing in a clause with none of the `work_words` ("first day at")."""
+    cues = slot_table()["cues"]["en"]
+    last = value.lower().rsplit(" ", 1)[-1]
+    if slot != "employer" or not last or set(words.split()) & set(cues["work_words"]):
+        return slot
+    kinds = slot_table()["slots"]
+    return next((s for s, spec in kinds.items() if last in spec.get("name_words", ())), slot)
 
 
 def _attributive(clause: Sequence[Token], found: _Found) -> bool:

@@ -123,6 +123,9 @@ def _draft(
     spec = slot_spec(slot)
     before = tokens[:at]
     is_negated = negated(tokens, at, min(at + 1, len(tokens)))
+    # a role is no passing state for a time frame said of what the person does ("my
+    # girlfriend maya is dragging me to a wedding this weekend")
+    framed = tokens[: at + 1] if rule.startswith("role:") else tokens
     return ClaimDraft(
         subject_kind=subject[0],
         subject=subject[1],
@@ -134,7 +137,7 @@ def _draft(
         replacing=has_cue("replacing", tokens) or is_negated,
         additive=has_cue("additive", tokens),
         tentative=has_cue("hypothetical", before)
-        or passing(tokens, " ".join(norm(t.text) for t in tokens)),
+        or passing(framed, " ".join(norm(t.text) for t in framed)),
         past=has_cue("past_state", before),
         rule=rule,
     )

@@ -4,7 +4,7 @@ A phrasing is text with `*` for a stretch of up to eight characters; the value i
 covers, else what follows the phrasing up to the clause's end (trailing particles dropped).
 When nothing follows the phrasing (我从蓝标辞职了, 王者我卸载了), the value is the object before
 it: after 从/和/跟/把, or a topic ahead of 我. A negation counts only as a word of its own (不抽,
-not 差不多). The subject is read from the text before the phrasing (`people.zh_subject`: 我/我们
+not 差不多). The subject is read from the text before the phrasing (`people_zh.zh_subject`: 我/我们
 the speaker, 他/她 a pronoun to resolve, a relative such as 我姐姐, 我哥李强 the person 李强, a
 name); a clause that names no one is about the subject of the clause before it (Chinese drops
 a subject it has just said).
@@ -13,6 +13,7 @@ a subject it has just said).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -21,7 +22,7 @@ import attrs
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
-from bitemporal_core.language.people import zh_prefixed_names, zh_subject
+from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject
 from bitemporal_core.language.slots import (
     ABOUT,
     ClaimDraft,
@@ -191,6 +192,8 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
         found = _clause_claims(clause, last, said)
         found += _acquired(clause, last, said, {c.slot for c in found})
         found += _shaped(clause, last, said, {c.slot for c in found})
+        if last[0] == "person":  # 小雅又在朋友圈秀恩爱了，她跟阿杰在一起: she is 小雅
+            found = [_as(c, last) if c.subject_kind == "pronoun" else c for c in found]
         said += clause
         if found:
             out.extend(found)
@@ -206,22 +209,28 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     return (*out, *_about(text, who), *topic)
 
 
+def _as(claim: ClaimDraft, who: tuple[str, str]) -> ClaimDraft:
+    return attrs.evolve(claim, subject_kind=who[0], subject=who[1])
+
+
 def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
     """A brand of a slot's kind got (新入了小米14, 给我妈买了个vivo): a value of that slot
     (`topics.brand_slot`) right after one of the slot table's `acquired` verbs and a
     measure word, for the person it was got for (给我妈, 买了个vivo给我妈) or by."""
     cues = slot_table()["cues"]["zh"]
-    for verb in sorted(cues["acquired"], key=len, reverse=True):
-        at = clause.find(verb)
+    for verb in ["", *sorted(cues["acquired"], key=len, reverse=True)]:
+        at = clause.find(verb) if verb else 0
         if at < 0:
             continue
         rest, words, slot = _brand_after(clause[at + len(verb) :], cues["measure_words"])
+        if not verb and not (_used(rest, words) or _got_before(said)):
+            continue  # 华为mate40用了快四年了, 提车啦🚗比亚迪海豹; not 小米出了新款
         if not slot or slot in filled or any(w.norm in cues["not_the_brand"] for w in words):
             continue
         marks = cues["beneficiary_marks"]
         found = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
         value = re.split("[" + marks + "送]", found.group(0) if found else words[0].norm)[0]
-        value = value.rstrip(_PARTICLES) or value  # 换成小米14了: 小米14
+        value = _brand_words(value.rstrip(_PARTICLES) or value)  # 换成小米14了: 小米14
         after = rest[words[0].start + len(value) :]
         before = clause[:at].lstrip(marks)
         who = zh_subject(after[1:]) if after[:1] in marks else None
@@ -233,7 +242,7 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
                 subject=who[1],
                 slot=slot,
                 value=value,
-                keys=(words[0].norm,),
+                keys=tuple(sorted(zh_terms(words[0].norm) or {words[0].norm})),
                 positive=True,
                 single=single,
                 tentative=_cue("hypothetical", clause),
@@ -242,6 +251,27 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
             )
         ]
     return []
+
+
+def _brand_words(value: str) -> str:
+    """A brand's value up to the first adverb, verb or particle after its first word
+    (朗逸又趴窝 -> 朗逸; 比亚迪海豹, 华为mate40 stay whole)."""
+    words = tag_words(value)
+    cut = next((w.start for w in words[1:] if w.tag[:1] in ("d", "v", "u", "p", "c")), len(value))
+    return value[:cut]
+
+
+def _got_before(said: str) -> bool:
+    """Whether the statement's clauses before this one end with a verb of getting (提车啦🚗:
+    the brand after the break is what was got)."""
+    verbs = slot_table()["cues"]["zh"]["acquired"]
+    return said.rstrip(_PARTICLES).endswith(tuple(verbs))
+
+
+def _used(rest: str, words: Sequence[Any]) -> bool:
+    """Whether a clause that opens with a brand says it has been in use (`used_after`)."""
+    after = rest[words[-1].end :] if words else ""
+    return any(after.startswith(w) for w in slot_table()["cues"]["zh"]["used_after"])
 
 
 def _shaped(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
@@ -296,7 +326,7 @@ def _brand_after(text: str, measure: str) -> tuple[str, list[Any], str]:
 @cache
 def _measure(chars: str) -> re.Pattern[str]:
     """What may stand between a verb of getting and the brand (了, 一, a measure word, 新的)."""
-    return re.compile("了?一?[" + re.escape(chars) + "]?新?的?")
+    return re.compile("(?:[了啦]|[^\\w])*一?[" + re.escape(chars) + "]?[新老旧破]?的?")
 
 
 _PARTICLES = "了啦呀吧哈呢嘛哦"
@@ -403,6 +433,8 @@ def _claim(
     lead = _word_before(clause, m.start()) if m is not None and p.leading else None
     if m is None or (p.leading and lead is None):
         return None
+    if p.positive and clause[m.end() : m.end() + 1] in ("不", "没"):
+        return None  # 钢琴实在学不下去: no value, the verb is what is denied
     before = clause[: lead.start if lead is not None else m.start()]  # 苏州新家, 我海鲜过敏
     value = (
         (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star, p.slot)

@@ -83,6 +83,16 @@ def negated(clause: Sequence[Token], start: int, end: int) -> bool:
     return ended or bool(ended_for(clause))
 
 
+def denied(clause: Sequence[Token], start: int) -> bool:
+    """Whether an ending verb (`ending_verbs`) at `start` has "not" or "never" in the three
+    words before it: it ends nothing ("not giving up the guitar, just adding", "never
+    cancelled it"); an ending said with a negation ("hasn't touched a drink") still ends."""
+    verbs = slot_table()["cues"]["en"]["ending_verbs"]
+    if start >= len(clause) or norm(clause[start].text) not in verbs:
+        return False
+    return any(norm(t.text) in ("not", "never") for t in clause[max(0, start - 3) : start])
+
+
 def ended_for(clause: Sequence[Token]) -> str:
     """The cue of a habit the clause says ended a while ago ("three months without a
     cigarette", "six weeks vape free", "dry since new year"; `ended_for` of the slot

@@ -2,8 +2,7 @@
 capitalised ordinary words even where the tagger mistakes a rare name), relatives ("my
 sister"), honorifics ("Mrs Patel"), possessives ("Jake's number"), and the speaker in
 "Sam and I". The word lists are the slot table's `subjects` (`data/slots.json`).
-Chinese subjects are read from the text before a phrasing (`zh_subject`): a relative named
-right after the relation word (我哥李强) is that person, so that a later 李强 is the same one.
+Chinese subjects are read in `people_zh`.
 """
 
 from __future__ import annotations
@@ -16,11 +15,11 @@ import nicknames
 
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
-from bitemporal_core.language.extract.chinese import tag_words
-from bitemporal_core.language.normalise import normalise
+from bitemporal_core.language.people_zh import zh_aliases
 from bitemporal_core.language.slots import slot_table
 
 __all__ = [
+    "is_first_name",
     "is_name",
     "is_speaker_word",
     "mentioned",
@@ -34,11 +33,6 @@ __all__ = [
     "says_i",
     "share_a_name",
     "subject_of",
-    "zh_alias_opening",
-    "zh_mentioned",
-    "zh_prefixed_names",
-    "zh_says_i",
-    "zh_subject",
 ]
 
 _NOT_PEOPLE_AFTER = frozenset({"at", "in", "to", "from", "on", "by", "of", "for", "into", "near"})
@@ -207,9 +201,16 @@ def named_subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None
 
 def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
     head = list(clause[: max(start, 1)])
+    resume = 0
     for i, tok in enumerate(head):
         low = tok.text.lower()
         nxt = clause[i + 1] if i + 1 < len(clause) else None
+        if i < resume:
+            continue
+        if low in _words("framing"):  # "with my dad's surgery coming up we've ...": not dad
+            resume = next((j + 1 for j in range(i + 1, len(head)) if head[j].pos == "VERB"), i)
+            if resume > i:
+                continue
         if low in _words("speaker"):
             return "speaker", ""
         if low in _words("third"):
@@ -297,146 +298,6 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     return "relation", _full(tokens[i].text.lower())
 
 
-_ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
-
-
-_ZH_MINE = ("我", "我家", "我们家", "咱家")  # before a relative: the speaker's (我家儿子豆豆)
-
-
-@cache
-def _zh_relation_words() -> tuple[str, ...]:
-    """The Chinese relation words and their aliases (我哥), longest first: 表哥 before 哥."""
-    subjects = slot_table()["subjects"]["zh"]
-    words = [*subjects["relations"], *subjects["relation_aliases"]]
-    return tuple(sorted(words, key=len, reverse=True))
-
-
-def zh_subject(before: str) -> tuple[str, str] | None:
-    """Who a Chinese clause is about, from the text before its phrasing, or None when it
-    names no one: a relative (我姐姐, 我哥), or the person a relative's name says (我哥李强 ->
-    李强, as "my brother Tom"), someone of a relative's (我儿子的同桌), a pronoun to resolve,
-    a short name, or the speaker (我 in the text: 现在我的领导; 我和陈浩). Text that starts with
-    跟/和 (with) names a companion, not the subject: None; those addressed first (姐妹们,
-    家人们) are skipped."""
-    subjects = slot_table()["subjects"]["zh"]
-    head = before.strip()
-    for word in subjects["vocatives"]:  # 姐妹们我升店长啦: those addressed, not the subject
-        if head.startswith(word):
-            head = head[len(word) :].lstrip("，, 啊呀")
-            break
-    head = head.lstrip(subjects["interjections"] + "，,！!~ ")  # 啊啊啊莉莉今天领证了
-    if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
-        return None
-    if any(
-        head.startswith(w) and head[len(w) : len(w) + 1] in subjects["with"]
-        for w in subjects["speaker"]
-    ):
-        return "speaker", ""  # 我和陈浩分手了
-    for home in subjects["household"]:  # 我家豆豆: the one of the house named
-        rest = head[len(home) :] if head.startswith(home) else ""
-        name = _zh_name(rest)
-        if name and not rest[len(name) :].startswith("叫"):  # 我家柯基叫旺财: a kind
-            return "person", name
-    aliases = subjects["relation_aliases"]
-    for relation in _zh_relation_words():
-        at = head.find(relation)
-        ahead = head[:at].removesuffix("我")
-        if ahead and (
-            ahead[-1] in subjects["with"] or ahead.endswith(tuple(subjects["not_subject_after"]))
-        ):
-            continue  # 跟我妈去: a companion; 转给我表哥, 被阿姨卖了: not the subject
-        if at >= 0:
-            rest = head[at + len(relation) :]
-            name = _zh_name(rest)
-            if name:
-                return "person", name
-            owned = _zh_owned(rest)
-            if owned:  # 我儿子的同桌: someone of the relative's, not the relative
-                return "person", relation + "的" + owned
-            return "relation", aliases.get(relation, relation)
-    for word in subjects["third"]:
-        if head.startswith(word) or head == word:
-            return "pronoun", word
-    starts = subjects["surnames"] + subjects["name_prefixes"]
-    named = _zh_name(head)
-    if (
-        named
-        and (named[0] in starts or _doubled(named))
-        and not any(word in head for word in subjects["speaker"])
-    ):
-        return "person", named  # 小王被阿里挖走了: a clause that starts with a name
-    short = _ZH_NAME.match(head)
-    if (
-        short
-        and len(head) <= 4
-        and head[0] in starts
-        and head[:1] not in subjects["speaker"]
-        and short.group(0)[-1] not in subjects["not_name_ends"]  # 秦也卖掉了: the car 秦, too
-        and not _zh_time_word(head)  # 周二刚提的: Tuesday, no one named 周二
-    ):
-        return "person", short.group(0)  # "婚礼改到" is no one's name
-    if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
-        return "speaker", ""
-    return None
-
-
-def zh_mentioned(text: str) -> list[str]:
-    """The relative a Chinese statement names (我哥李强, 我家儿子豆豆): the person and the
-    alias `relation:哥哥=person:李强`, as `mentioned` gives for "my brother Tom", so that a
-    later 我哥 or 小家伙 is the same person."""
-    subjects = slot_table()["subjects"]["zh"]
-    aliases = subjects["relation_aliases"]
-    for relation in _zh_relation_words():
-        at = text.find(relation)
-        if at < 0 or (relation not in aliases and not text[:at].endswith(_ZH_MINE)):
-            continue
-        name = _zh_name(text[at + len(relation) :])
-        if name:
-            full = aliases.get(relation, relation)
-            return ["person:" + name, f"relation:{full}=person:{name}"]
-    return []
-
-
-def _zh_owned(text: str) -> str:
-    """The relation word after 的 at the start of `text` (的同桌 -> 同桌; not 的钢琴老师, a
-    relative's thing), else ""."""
-    relations = slot_table()["subjects"]["zh"]["relations"]
-    rest = text[1:] if text.startswith("的") else ""
-    return next((r for r in sorted(relations, key=len, reverse=True) if rest.startswith(r)), "")
-
-
-def _zh_time_word(text: str) -> bool:
-    """Whether `text` opens with a word the segmenter tags as a time (周二, 周末), not a name
-    of the form 小/老 + surname (老周, which it tags so too)."""
-    words = tag_words(normalise(text)) if text else []  # cached: _zh_name segmented it too
-    return bool(words) and words[0].tag == "t" and not _prefixed(words[0].norm)
-
-
-def _zh_name(text: str) -> str:
-    """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
-    surname), else ""."""
-    words = tag_words(normalise(text)) if text else []
-    if not words or not _ZH_NAME.fullmatch(words[0].norm):
-        return ""
-    first, end = words[0].norm, words[0].end
-    # a doubled pair before another is a word of four (兜兜转转, 高高兴兴), no name
-    doubled = _doubled(first) and not (len(text) > end + 1 and text[end] == text[end + 1])
-    named = words[0].tag.startswith("nr") or _prefixed(first) or doubled
-    return text[:end] if named else ""
-
-
-def _prefixed(word: str) -> bool:
-    """Whether `word` opens with 小/老/阿 + surname (老周, 小王): a name, however tagged."""
-    subjects = slot_table()["subjects"]["zh"]
-    return word[:1] in subjects["name_prefixes"] and word[1:2] in subjects["surnames"]
-
-
-def zh_prefixed_names(text: str) -> set[str]:
-    """The names of the form 小/老/阿 + surname a Chinese text holds (我们组长老周人超好: 老周),
-    which the segmenter often splits."""
-    return {text[i : i + 2] for i in range(len(text) - 1) if _prefixed(text[i : i + 2])}
-
-
 @cache
 def _known_nicknames() -> dict[str, frozenset[str]]:
     """English first names and what people call them: the slot table's `nicknames` and the
@@ -482,51 +343,6 @@ def nickname_of(short: str, name: str) -> bool:
     return False
 
 
-def zh_aliases(name: str) -> frozenset[str]:
-    """What people call someone of a Chinese full name: the given name of a three-character
-    name (李建国: 建国), 老/小 + surname (老李), 阿 + the last character (阿国), and for a
-    two-character name the last one doubled or with 子/儿 (刘洋: 洋洋, 洋子, 小洋)."""
-    subjects = slot_table()["subjects"]["zh"]
-    if not _ZH_NAME.fullmatch(name) or name[0] not in subjects["surnames"]:
-        return frozenset()
-    last = name[-1]
-    out = {"老" + name[0], "小" + name[0], "阿" + last}
-    if len(name) == 3:
-        out.add(name[1:])
-    else:
-        out |= {"小" + last, *(last + end for end in subjects["given_name_endings"])}
-        if _doubled(last + last):  # 洋洋, not 刚刚 ("just now") for 王刚
-            out.add(last + last)
-    return frozenset(out)
-
-
-def zh_says_i(text: str) -> bool:
-    """Whether a Chinese text names its speaker (我, 我们, 咱们), not only as the object of
-    a preposition (天天在我面前夸鸿蒙, 跟我说: someone else does it)."""
-    subjects = slot_table()["subjects"]["zh"]
-    text = re.sub("[" + subjects["object_marks"] + "]我(?!们)", "", text)
-    return any(word in text for word in subjects["speaker"])
-
-
-def zh_alias_opening(text: str, names: Sequence[str]) -> str | None:
-    """The one of `names` (Chinese full names) a Chinese text opens with, by itself or a
-    short form (洋子辞职回老家了 for 刘洋), when the text does not speak of the speaker (我)."""
-    subjects = slot_table()["subjects"]["zh"]
-    head = text.lstrip(subjects["interjections"] + "，,！!~ ")
-    if zh_says_i(head):
-        return None
-    found = {
-        n for n in names if head.startswith(n) or any(head.startswith(a) for a in zh_aliases(n))
-    }
-    return found.pop() if len(found) == 1 else None
-
-
-def _doubled(word: str) -> bool:
-    """A doubled pair of characters used as a name (朵朵, 豆豆), not a word (天天, 妈妈)."""
-    subjects = slot_table()["subjects"]["zh"]
-    return len(word) == 2 and word[0] == word[1] and word not in subjects["doubled_not_names"]
-
-
 def names_person(text: str, subject: str) -> bool:
     """Whether a text names the person a claim subject key is ("person:terry")."""
     kind, _, name = subject.partition(":")
@@ -559,13 +375,18 @@ def names_after_relation(tokens: Sequence[Token], i: int) -> bool:
     return (
         tokens[i - 1].text.lower() in _words("relations")
         and tokens[i - 2].text.lower() in _words("speaker_possessive")
-        and (low in _words("given_names") or low in _first_names())
+        and is_first_name(low)
     )
+
+
+def is_first_name(word: str) -> bool:
+    """Whether a word is a first name the nicknames list or the `given_names` know."""
+    low = word.lower()
+    return low in _words("given_names") or low in _first_names()
 
 
 @cache
 def _first_names() -> frozenset[str]:
-    """Every first name the nicknames list knows, full or short."""
     known = _known_nicknames()
     return frozenset(known).union(*known.values())
 

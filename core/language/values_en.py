@@ -9,6 +9,7 @@ from functools import cache
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
+from bitemporal_core.language.people import is_first_name
 from bitemporal_core.language.slots import slot_table
 
 __all__ = ["clock_time", "is_time", "value_at", "value_before"]
@@ -38,13 +39,14 @@ def value_at(clause: Sequence[Token], at: int) -> str:
     while i < len(clause) and len(words) < _MAX_VALUE:
         tok = clause[i]
         nxt = clause[i + 1] if i + 1 < len(clause) else None
-        named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0
+        shouted = tok.text.isupper() and tok.pos not in ("PROPN", "NOUN")  # "cancelled AGAIN"
+        named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0 and not shouted
         joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
         later = nxt is not None and nxt.pos in _VALUE_POS
         inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
         mislabelled = not words and tok.pos == "VERB" and _bare(tok, nxt)
         linked = (joint and bool(words) and later) or inside
-        if not (tok.pos in _VALUE_POS or named or mislabelled or linked):
+        if tok.text == "." or not (tok.pos in _VALUE_POS or named or mislabelled or linked):
             break
         if words and tok.text.lower() in ends:
             break
@@ -59,7 +61,10 @@ def _after_called(clause: Sequence[Token], i: int) -> int:
     cues = slot_table()["cues"]["en"]
     j = i + (i < len(clause) and clause[i].pos in ("DET", "ADJ"))
     kind = j + 2 < len(clause) and clause[j].text.lower() in cues["called_kinds"]
-    return j + 2 if kind and clause[j + 1].text.lower() in cues["calling_words"] else i
+    if kind and clause[j + 1].text.lower() in cues["calling_words"]:
+        return j + 2
+    person = j + 1 < len(clause) and clause[j].text.lower() in cues["called_people"]
+    return j + 1 if person and is_first_name(clause[j + 1].text) else i  # "this guy ben"
 
 
 def _object_pronoun(tok: Token) -> bool:

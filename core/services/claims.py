@@ -15,7 +15,8 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.people import nickname_of, zh_alias_opening, zh_says_i
+from bitemporal_core.language.people import nickname_of
+from bitemporal_core.language.people_zh import zh_alias_opening, zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
     ANY,

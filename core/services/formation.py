@@ -24,7 +24,8 @@ from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims import claim_context
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
-from bitemporal_core.language.people import names_person, says_i, share_a_name, zh_says_i
+from bitemporal_core.language.people import names_person, says_i, share_a_name
+from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY

@@ -9,7 +9,7 @@ import pytest
 from bitemporal_core.language.claims import slot_words
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.extract.multilingual import content_terms
-from bitemporal_core.language.people import zh_subject
+from bitemporal_core.language.people_zh import zh_subject
 from tests.unit.test_topics import retired
 
 

@@ -13,7 +13,8 @@ import pytest
 from bitemporal_core import default_extractor
 from bitemporal_core.language.claims import claims_of
 from bitemporal_core.language.claims_zh import claims_zh
-from bitemporal_core.language.people import mentioned, zh_subject
+from bitemporal_core.language.people import mentioned
+from bitemporal_core.language.people_zh import zh_subject
 from tests.unit.test_topics import retired
 
 

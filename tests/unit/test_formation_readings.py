@@ -12,7 +12,7 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
 from bitemporal_core.language.claims import claims_of, names_a_date
 from bitemporal_core.language.claims_zh import claims_zh
-from bitemporal_core.language.people import zh_says_i
+from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.temporal import RuleResolver
 from bitemporal_core.language.worthiness import category

@@ -9,11 +9,8 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.claims import claim_words, claims_of
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import timed_text
-from bitemporal_core.language.people import (
-    nickname_of,
-    zh_alias_opening,
-    zh_aliases,
-)
+from bitemporal_core.language.people import nickname_of
+from bitemporal_core.language.people_zh import zh_alias_opening, zh_aliases
 from bitemporal_core.language.slots import slot_table
 from bitemporal_core.language.worthiness import category
 from bitemporal_core.services.claims import Mentions

@@ -1,0 +1,145 @@
+"""Readings added in stop 48 (docs/design.md, "Memory formation"): a value ends at a full
+stop, a shouted adverb is no name, a denied ending ends nothing, a framing phrase names no
+subject, a value known by its shape, a name after "this guy", whom a clause opening with
+its phrasing is for, a school by its name; in Chinese a verb's denied complement, a causee,
+a brand in use, a name said before a pronoun, 朋友圈, an ID by its shape, 出差."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitemporal_core import default_extractor
+from bitemporal_core.language.claims import claims_of
+from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.people_zh import zh_subject
+from bitemporal_core.language.slots import ClaimDraft
+
+
+def _drafts(text: str) -> list[ClaimDraft]:
+    out: list[ClaimDraft] = []
+    for sentence in default_extractor().sentences(text):
+        out.extend(claims_of(sentence.text, sentence.tokens))
+    return [d for d in out if d.slot not in ("about", "topic")]
+
+
+def _zh(text: str) -> list[ClaimDraft]:
+    return [d for d in claims_zh(text) if d.slot not in ("about", "topic")]
+
+
+def test_a_value_ends_at_a_full_stop_the_parser_ran_on_past() -> None:
+    (moved,) = _drafts(
+        "honestly with my dad's surgery coming up we've pushed the wedding to 17 april next"
+        " year. less stress for everyone"
+    )
+    assert (moved.slot, moved.value) == ("event_date", "17 April next year")
+    assert moved.subject_kind == "speaker"  # "with my dad's surgery ...": not dad
+
+
+def test_a_shouted_adverb_is_no_value() -> None:
+    assert _drafts("the 7:42 from woking was cancelled AGAIN, third time this week") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["not giving up the guitar, just adding", "i'm never quitting my job"]
+)
+def test_a_denied_ending_ends_nothing(text: str) -> None:
+    assert not [d for d in _drafts(text) if not d.positive]
+
+
+def test_an_ending_said_with_a_negation_still_ends() -> None:
+    (sober,) = _drafts("dad hasn't touched a drink in 2 months!!")
+    assert (sober.slot, sober.positive, sober.subject) == ("alcohol", False, "dad")
+
+
+def test_a_network_is_read_by_its_name_only() -> None:
+    assert [(d.slot, d.value) for d in _drafts("i'm on giffgaff now, way cheaper")] == [
+        ("phone_contract", "giffgaff")
+    ]
+    assert not [d for d in _drafts("i'm on my own now") if d.slot == "phone_contract"]
+
+
+def test_a_medicine_someone_is_on_and_one_they_were_switched_to() -> None:
+    assert [(d.slot, d.value) for d in _drafts("she's on ramipril instead")] == [
+        ("medication", "ramipril")
+    ]
+    (switched,) = _drafts("they've switched her to losartan")
+    assert (switched.slot, switched.subject_kind, switched.subject) == (
+        "medication",
+        "pronoun",
+        "she",
+    )
+
+
+def test_a_person_after_this_guy_is_the_value() -> None:
+    (seeing,) = _drafts("i've been seeing this guy ben for a few weeks")
+    assert (seeing.slot, seeing.value) == ("relationship", "Ben")  # truecased
+
+
+def test_a_clause_that_opens_with_its_phrasing_is_for_whom_it_names() -> None:
+    (school,) = _drafts("first day at hollins high for mia!!")
+    assert (school.slot, school.value, school.subject) == ("school", "hollins high", "mia")
+    (job,) = _drafts("first day at st mary's school teaching year 5")
+    assert job.slot == "employer"  # a teacher's first day: work words say it is a job
+
+
+def test_a_role_is_no_passing_state_for_a_time_frame_said_of_something_else() -> None:
+    (role,) = _drafts("my girlfriend maya is dragging me to a wedding this weekend")
+    assert (role.slot, role.tentative) == ("relationship", False)
+
+
+def test_zh_a_denied_complement_is_no_value() -> None:
+    assert [(d.slot, d.value) for d in _zh("钢琴实在学不下去，改学架子鼓了")] == [
+        ("hobby", "架子鼓")
+    ]
+
+
+def test_zh_the_one_sent_to_do_it_is_the_subject() -> None:
+    assert zh_subject("现在送他去") == ("pronoun", "他")
+    assert zh_subject("小雅又在朋友圈") != ("relation", "朋友")  # 朋友圈 names no friend
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("华为mate40用了快四年了，电池一天三充", ("phone_model", "华为mate40")),
+        ("我那辆老朗逸又趴窝了", ("car", "朗逸")),
+        ("提车啦🚗比亚迪海豹，落地二十万出头", ("car", "比亚迪海豹")),
+    ],
+)
+def test_zh_a_brand_in_use_or_just_got(text: str, expected: tuple[str, str]) -> None:
+    assert [(d.slot, d.value) for d in _zh(text)] == [expected]
+
+
+def test_zh_not_a_brand_in_use() -> None:
+    assert _zh("小米出了新款手机") == []
+
+
+def test_zh_a_pronoun_after_a_name_in_one_statement_is_that_person() -> None:
+    (together,) = _zh("小雅又在朋友圈秀恩爱了，她跟阿杰在一起都快五年了吧")
+    assert (together.slot, together.subject, together.value) == ("relationship", "小雅", "阿杰")
+    assert _zh("周末跟同事在一起加班") == []  # a colleague is no partner
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("家里宽带是电信的，三百兆", [("broadband", "电信", True)]),
+        ("电信宽带到期没续", [("broadband", "电信", False)]),
+        ("微信号 xiaomo_1997，头像是只柴犬", [("messenger_id", "xiaomo_1997", True)]),
+        ("现在是 mo_draws，以前那个搜不到了", [("messenger_id", "mo_draws", True)]),
+        ("我爸的糖尿病一直是市一院的王主任在看", [("doctor:gp", "市一院的王主任", True)]),
+        ("每天挤地铁十号线", [("commute", "地铁", True)]),
+        ("在成都定居第五年了", [("residence", "成都", True)]),
+    ],
+)
+def test_zh_slots_read_their_values(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(d.slot, d.value, d.positive) for d in _zh(text)] == expected
+
+
+def test_zh_a_doctor_phrasing_wants_a_doctor() -> None:
+    assert _zh("这个是我在看的剧") == []
+
+
+def test_zh_a_stay_on_a_business_trip_is_passing() -> None:
+    (stay,) = _zh("这个月被公司派到上海出差，住在静安的酒店")
+    assert (stay.slot, stay.passing) == ("residence", True)
