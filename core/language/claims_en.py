@@ -357,6 +357,8 @@ def _brand_fits(pattern: _Pattern, slot: str) -> bool:
     another ("switched to {v}": a phone, a bank, a gym, a school; "joined {v}": a gym, an
     employer) take for that slot only a brand of it."""
     words = _words_of(pattern)
+    if slot and pattern.slot in slot_table()["cues"]["en"]["brandless_slots"]:
+        return False  # "picked up a secondhand mg4": a car, no hobby
     if pattern.slot in _brand_slots() and len(_readers().get(words, frozenset()) - {ANY}) > 1:
         return slot == pattern.slot
     return not slot or slot == pattern.slot or slot not in _readers().get(words, ())

@@ -278,6 +278,7 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
                 or word[1:] != word[1:].lower()
                 or tokens[j].pos == "PROPN"
                 or (j + 1 < len(tokens) and tokens[j + 1].text[:1].isdigit())  # my pixel 6
+                or _model_code(word)  # a secondhand mg4
             )
             slot = brand_slot(word) if named else ""
             if slot in table["slots"]:
@@ -289,6 +290,11 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
                     claimed.add(j)
                     yield _draft(tokens, j, slot, value, who, f"brand:{slot}")
                 break
+
+
+def _model_code(word: str) -> bool:
+    """A word of letters and digits, as models are named (mg4, i30, ev6)."""
+    return word.isalnum() and any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
 
 
 _TITLE_BREAKS = frozenset({":", "-", "–", "—"})

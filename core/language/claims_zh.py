@@ -441,6 +441,9 @@ def _claim(
     )
     slot, positive = _slot_of(p, value), p.positive
     spec = slot_table()["slots"][slot]
+    latin = re.match(r"[ -~]+", value)  # 尾号2301的号码: 2301
+    if latin and not _fits_zh(spec, value, p.source) and _fits_zh(spec, latin[0], p.source):
+        value = latin[0].strip()
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value, p.source):
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
     if spec.get("key_by") == "object":

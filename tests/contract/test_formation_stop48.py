@@ -25,6 +25,12 @@ from ._said import say, texts
         ("小雅又在朋友圈秀恩爱了，她跟阿杰在一起都快五年了", "小雅跟阿杰分手了"),
         ("我爸的糖尿病一直是市一院的王主任在看", "我爸现在转到李医生那儿复查"),
         ("每天挤地铁十号线，包都能被挤变形", "买了辆雅迪电动车，每天骑四十分钟"),
+        ("我妈那个尾号2301的号码用了十几年了", "我妈干脆换了个新号，尾号8866"),
+        ("试用期工资一万二", "转正了，工资调到一万四"),
+        ("上周花八百烫了个大波浪", "卷发打理太麻烦了，今天去拉直了"),
+        ("mia's bedtime is 6:30 on the dot", "we've pushed mia's bedtime to 7:15"),
+        ("I drive a Vauxhall Corsa.", "picked up a secondhand mg4 today"),
+        ("our letting agent is foxtons", "we now rent from keystone lettings"),
     ],
 )
 def test_stop_48_a_later_statement_of_the_same_thing_retires_the_earlier(

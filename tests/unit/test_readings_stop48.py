@@ -143,3 +143,42 @@ def test_zh_a_doctor_phrasing_wants_a_doctor() -> None:
 def test_zh_a_stay_on_a_business_trip_is_passing() -> None:
     (stay,) = _zh("这个月被公司派到上海出差，住在静安的酒店")
     assert (stay.slot, stay.passing) == ("residence", True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("picked up a secondhand mg4 today, first electric car ever", [("car", "mg4")]),
+        ("picked up knitting over lockdown", [("hobby", "knitting")]),
+        (
+            "enrolled on a 12-week data analytics bootcamp",
+            [("school", "12 week data analytics bootcamp")],
+        ),
+        ("so we've pushed mia's bedtime to 7:15", [("bedtime", "7:15")]),
+        ("survived week one at monzo", [("employer", "monzo")]),
+        ("we now rent from keystone lettings", [("landlord", "keystone lettings")]),
+        ("got allocated dr whitfield at the riverside practice", [("doctor:gp", "Dr Whitfield")]),
+        ("therapy with ruth on thursdays is really helping", [("doctor:therapist", "ruth")]),
+        ("she's on a hydrolysed prescription diet now", [("diet", "hydrolysed prescription")]),
+        ("the party is on the 14th", [("event_date", "14th")]),
+        ("bonnie's on the lily's kitchen kibble", [("diet", "lily")]),  # a pet's food, no date
+    ],
+)
+def test_stop_48_slots_read_their_values(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.slot, d.value) for d in _drafts(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我妈那个尾号2301的号码用了十几年了", [("phone_number", "2301")]),
+        ("转正了！工资调到一万四", [("salary", "一万四")]),
+        ("上周花八百烫了个大波浪", [("hairstyle", "卷发")]),
+        ("今天去拉直了，清爽", [("hairstyle", "直发")]),
+        ("被开水烫了一下", []),  # a scald, no perm
+        ("又转到电信了", [("phone_contract", "电信")]),
+        ("孩子转到实验小学了", [("school", "实验小学")]),
+    ],
+)
+def test_stop_48_zh_slots_read_their_values(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.slot, d.value) for d in _zh(text)] == expected
