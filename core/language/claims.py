@@ -26,8 +26,6 @@ from bitemporal_core.language.fields import MAX_KEY
 from bitemporal_core.language.people import mentioned, names_after_relation
 from bitemporal_core.language.slots import ClaimDraft, phrasing_of, role_slots, slot_table
 from bitemporal_core.language.topics import (
-    TOPIC,
-    blocks_change,
     brand_slot,
     category_slot,
     category_words,
@@ -59,32 +57,11 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     role, else one claim about what the statement names; then the topic rule's claims
     (a change said about the things it names, `topics.py`)."""
     if _CJK.search(text):
-        return _ends_what_was_said(_brand_changes(claims_zh(text), blocks_change(text, tokens)))
+        return _ends_what_was_said(claims_zh(text))
     tokens = truecased(tokens)
     found = _brand_ended(claims_en(tokens, brand_slot=brand_slot))
     found += typed_claims(tokens, found)
-    drafts = (found or about_claim(tokens)) + topic_claims_en(tokens)
-    return _ends_what_was_said(_brand_changes(drafts, blocks_change(text, tokens)))
-
-
-def _brand_changes(drafts: tuple[ClaimDraft, ...], blocked: bool) -> tuple[ClaimDraft, ...]:
-    """A brand of a one-valued kind got ("picked up a secondhand mg4", 提车啦比亚迪海豹) says
-    that kind changed: a topic claim by the brand, so a fact that only names another brand of
-    its family ("my corsa is falling apart") is retired as by "switched to"; not when the
-    statement has a topic claim of its own or a block cue (还是那辆比亚迪: continuity)."""
-    if blocked:
-        return drafts
-    topics = {(d.subject_kind, d.subject) for d in drafts if d.slot == TOPIC}
-    extra = tuple(
-        attrs.evolve(d, slot=TOPIC, single=False, replacing=True, rule="topic: 'brand'")
-        for d in drafts
-        if d.rule.startswith("brand:")
-        and d.positive
-        and d.single
-        and not (d.additive or d.tentative or d.passing or d.past)
-        and (d.subject_kind, d.subject) not in topics
-    )
-    return drafts + extra
+    return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
 
 
 def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:

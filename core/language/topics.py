@@ -453,15 +453,6 @@ def _blocked_zh(text: str, *, scope: str = "statement") -> bool:
     )
 
 
-def blocks_change(text: str, tokens: Sequence[Token]) -> bool:
-    """Whether a statement holds a block cue (an addition, a wish, a past state, continuity:
-    还是那辆比亚迪; in Chinese of any reach): what it names got or held is no change."""
-    if _CJK.search(text):
-        return any(_blocked_zh(text, scope=s) for s in ("statement", "clause", "onward"))
-    words = _cue_words(tokens)  # a time frame dates what was got ("today"), no stopgap
-    return any(_has(group, words) for kind, group in _blocks() if kind != "temporary")
-
-
 def _scope(group: str) -> str:
     spec = topics()["zh"]
     if group in spec["block_in_clause"]:
@@ -575,16 +566,14 @@ def _heads() -> dict[str, str]:
 
 def topic_terms(words: Iterable[str]) -> set[str]:
     """The topics a claim's keys and context name: English stems (a family's word as its
-    first one, stop words dropped) and Chinese character pairs, with the family's first
-    word for a pair that is one of a family's brands (华为 and 小米 both name a phone)."""
+    first one, stop words dropped) and Chinese character pairs."""
     out: set[str] = set()
     family, stops = _family(), _stops()
     for word in words:
         if word.startswith(VERB):
             out.add(word)
         elif _CJK.search(word):
-            pairs = zh_terms(word) or _whole_name(word)
-            out |= pairs | {family[p] for p in pairs if p in family}
+            out |= zh_terms(word) or _whole_name(word)
         elif word and word not in stops:
             out.add(family.get(word, word))
     return out

@@ -2,8 +2,7 @@
 a medicine someone is on, switched by others; a broadband provider; a brand the speaker has
 used or just got (Chinese); a causee's hobby (送他去学); a name said before a pronoun in a
 Chinese statement; a doctor who sees a relative; a commute by its daily ride; an ending
-denied ("not giving up"); a role with a time frame of its own; a stay on a business trip; a
-brand of a one-valued kind got, against a fact that only names another brand of its family."""
+denied ("not giving up"); a role with a time frame of its own; a stay on a business trip."""
 
 from __future__ import annotations
 
@@ -32,9 +31,6 @@ from ._said import say, texts
         ("mia's bedtime is 6:30 on the dot", "we've pushed mia's bedtime to 7:15"),
         ("I drive a Vauxhall Corsa.", "picked up a secondhand mg4 today"),
         ("our letting agent is foxtons", "we now rent from keystone lettings"),
-        # a brand of a one-valued kind got meets a fact that only names another of its family
-        ("the corsa is 14 years old and falling apart", "picked up a secondhand mg4 today"),
-        ("华为mate40卡得不行", "前两天终于入手了小米14"),
     ],
 )
 def test_stop_48_a_later_statement_of_the_same_thing_retires_the_earlier(
@@ -60,8 +56,6 @@ def test_a_role_with_a_time_frame_of_its_own_is_no_passing_state(store: MemorySt
         ("been playing guitar since i was 14", "not giving up the guitar, just adding piano"),
         ("在成都定居第五年了", "这个月被公司派到上海出差，住在静安的酒店"),
         ("with my sister moving out, i'm on my own now", "i'm on giffgaff now, way cheaper"),
-        ("我开的是比亚迪秦，电混的", "对，还是那辆比亚迪，一公里才几毛钱"),  # continuity
-        ("the corsa is 14 years old and falling apart", "we also got a tesla"),  # an addition
     ],
 )
 def test_stop_48_a_statement_of_another_thing_leaves_the_first(

@@ -182,19 +182,3 @@ def test_stop_48_slots_read_their_values(text: str, expected: list[tuple[str, st
 )
 def test_stop_48_zh_slots_read_their_values(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.slot, d.value) for d in _zh(text)] == expected
-
-
-def test_a_brand_got_says_its_kind_changed_unless_the_statement_blocks_it() -> None:
-    rules = [d.rule for d in _all_claims("picked up a secondhand mg4 today")]
-    assert "topic: 'brand'" in rules
-    assert "topic: 'brand'" not in [d.rule for d in _all_claims("we also got a tesla")]
-    assert "topic: 'brand'" not in [d.rule for d in _all_claims_zh("对，还是那辆比亚迪")]
-
-
-def _all_claims(text: str) -> list[ClaimDraft]:
-    (sentence,) = default_extractor().sentences(text)
-    return list(claims_of(sentence.text, sentence.tokens))
-
-
-def _all_claims_zh(text: str) -> list[ClaimDraft]:
-    return list(claims_of(text, ()))
