@@ -427,7 +427,7 @@ def _clause_claims(
             kind, subject = (at == 0 and _for_whom(clause, end)) or subject_of(clause, at)
         if (kind, subject) == ("pronoun", "they"):
             kind, subject = owner_in(clause[start:end]) or (kind, subject)
-        slot = _named_kind(pattern.slot, value, words)
+        slot = pattern.slot
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, pattern, start, end)
         said = [norm(t.text) for t in clause[start:end]] + [norm(w) for w in value.split()]
@@ -463,7 +463,7 @@ def _clause_claims(
 
 def _for_whom(clause: Sequence[Token], end: int) -> tuple[str, str] | None:
     """Whom a clause that opens with its phrasing is about, named after "for" ("first day at
-    hollins high for ollie", "new glasses for mum"): a first name or a relative."""
+    hollins high for mia", "new glasses for mum"): a first name or a relative."""
     relations = slot_table()["subjects"]["en"]["relations"]
     for i in range(end, len(clause) - 1):
         if clause[i].text.lower() != "for":
@@ -473,17 +473,6 @@ def _for_whom(clause: Sequence[Token], end: int) -> tuple[str, str] | None:
         if low in relations or (is_first_name(low) and clause[j].pos in ("NOUN", "PROPN")):
             return named_by(clause, j)
     return None
-
-
-def _named_kind(slot: str, value: str, words: str) -> str:
-    """The slot a value's last word names (`name_words`: "hollins high" is a school) for an
-    employer's phrasing in a clause with none of the `work_words` ("first day at")."""
-    cues = slot_table()["cues"]["en"]
-    last = value.lower().rsplit(" ", 1)[-1]
-    if slot != "employer" or not last or set(words.split()) & set(cues["work_words"]):
-        return slot
-    kinds = slot_table()["slots"]
-    return next((s for s, spec in kinds.items() if last in spec.get("name_words", ())), slot)
 
 
 def _attributive(clause: Sequence[Token], found: _Found) -> bool:

@@ -256,7 +256,7 @@ def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -
 def _brand_words(value: str) -> str:
     """A brand's value up to the first adverb, verb or particle after its first word
     (朗逸又趴窝 -> 朗逸; 比亚迪海豹, 华为mate40 stay whole)."""
-    words = tag_words(value)
+    words = tag_words(normalise(value))
     cut = next((w.start for w in words[1:] if w.tag[:1] in ("d", "v", "u", "p", "c")), len(value))
     return value[:cut]
 

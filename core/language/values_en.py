@@ -41,7 +41,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         nxt = clause[i + 1] if i + 1 < len(clause) else None
         shouted = tok.text.isupper() and tok.pos not in ("PROPN", "NOUN")  # "cancelled AGAIN"
         named = tok.text[:1].isupper() and tok.text.isalpha() and i > 0 and not shouted
-        joint = tok.text in "£$€@.-'" or tok.text.lower() == "of"
+        joint = tok.text in "£$€@-'" or tok.text.lower() == "of"
         later = nxt is not None and nxt.pos in _VALUE_POS
         inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
         mislabelled = not words and tok.pos == "VERB" and _bare(tok, nxt)
