@@ -180,3 +180,18 @@ def test_stop_48_slots_read_their_values(text: str, expected: list[tuple[str, st
 )
 def test_stop_48_zh_slots_read_their_values(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.slot, d.value) for d in _zh(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["got allocated a new desk by the window", "he's on instagram all day instead"]
+)
+def test_broad_phrasings_want_the_shape_of_their_slot(text: str) -> None:
+    assert [d.slot for d in _drafts(text) if d.slot in ("doctor:gp", "medication")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "medicine"),
+    [("doc switched me to citalopram", "citalopram"), ("she's on ramipril instead", "ramipril")],
+)
+def test_the_medicine_shape_still_takes_medicines(text: str, medicine: str) -> None:
+    assert [(d.slot, d.value) for d in _drafts(text)] == [("medication", medicine)]
