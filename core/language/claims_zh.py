@@ -13,12 +13,22 @@ a subject it has just said).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 import attrs
 
+from bitemporal_core.language.claims_zh_cues import (
+    adds,
+    cue,
+    drop_object,
+    find_all,
+    object_before,
+    passing,
+    resumed,
+    value_keys,
+)
+from bitemporal_core.language.claims_zh_typed import acquired_claims, shaped_claims
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
@@ -28,15 +38,12 @@ from bitemporal_core.language.slots import (
     ClaimDraft,
     overlaps,
     role_keyed,
-    shaped,
     slot_table,
 )
 from bitemporal_core.language.topics import (
-    brand_slot,
     topic_claims_zh,
     topics,
     verb_keys,
-    zh_cue_words,
     zh_names,
     zh_terms,
 )
@@ -47,17 +54,6 @@ _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _LEAD = ":：,， 了"  # punctuation (and 了: 搬到了浦东) between a phrasing and its value
 _MAX_VALUE = 12
 _MAX_CLAIMS = 3  # of one clause
-_OBJECT_BEFORE = re.compile(r"(?:从|和|跟|与|把)(?P<v>[^从和跟与把]{1,8}?)(?:我们|我)?[都也还就]?$")
-
-
-@cache
-def _before() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A fronted object, then the speaker (那家健身房我退了) or no one (思域出掉了, 成都不去了),
-    with the cue table's time words and adverbs (`soon_after`) allowed before the phrasing."""
-    words = sorted(slot_table()["cues"]["zh"]["soon_after"], key=len, reverse=True)
-    soon = "(?:" + "|".join(map(re.escape, words)) + ")*"
-    topic = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)" + soon + "$")
-    return topic, re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + soon + "$")
 
 
 @attrs.frozen
@@ -140,46 +136,6 @@ def _candidates(clause: str) -> list[int]:
     return sorted({i for char in {*clause, ""} for i in index.get(char, ())})
 
 
-def _cue(group: str, text: str) -> bool:
-    """Whether a cue of the slot table's `group` is in `text` as words of its own."""
-    return zh_cue_words(slot_table()["cues"]["zh"][group], text)
-
-
-def _resumed(text: str) -> bool:
-    """A state taken up again (这周开始又吃肉了): a change, though it says 又."""
-    return any(cue in text for cue in slot_table()["cues"]["zh"]["resumed"])
-
-
-def _adds(text: str) -> bool:
-    """An addition cue (也, 还, 又...) before a phrasing, unless the state is taken up again."""
-    return _cue("additive", text) and not _resumed(text)
-
-
-def _passing(text: str, clause: str) -> bool:
-    """A stopgap (暂时, 只能先) or a time frame (这周, 这几天) in `text` (what the statement says
-    before the phrasing) that starts nothing (这周开始, 临时有手术) and, for a frame, in a
-    clause that tells no change done (这周搬到苏州了 is a move)."""
-    cues = slot_table()["cues"]["zh"]
-
-    def said(group: str) -> bool:
-        return any(
-            not text.startswith(tuple(cues["temporary_not_before"]), at + len(cue))
-            for cue in cues[group]
-            for at in _find_all(text, cue)
-        )
-
-    done = any(word in clause for word in cues["changed_aspect"])
-    return said("stopgap") or (said("temporary") and not done)
-
-
-def _find_all(text: str, word: str) -> list[int]:
-    out, at = [], text.find(word)
-    while at >= 0:
-        out.append(at)
-        at = text.find(word, at + 1)
-    return out
-
-
 def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     """The claims of a Chinese statement, in clause order: the slot table's phrasings and
     one claim about what it names (the segmenter gives no reliable concepts to name it by),
@@ -190,8 +146,8 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
     said = ""  # the statement's clauses before this one (我另外办了张卡，号码是...)
     for clause in clauses:
         found = _clause_claims(clause, last, said)
-        found += _acquired(clause, last, said, {c.slot for c in found})
-        found += _shaped(clause, last, said, {c.slot for c in found})
+        found += acquired_claims(clause, last, said, {c.slot for c in found})
+        found += shaped_claims(clause, last, said, {c.slot for c in found})
         if last[0] == "person":  # 小雅又在朋友圈秀恩爱了，她跟阿杰在一起: she is 小雅
             found = [_as(c, last) if c.subject_kind == "pronoun" else c for c in found]
         said += clause
@@ -211,125 +167,6 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
 
 def _as(claim: ClaimDraft, who: tuple[str, str]) -> ClaimDraft:
     return attrs.evolve(claim, subject_kind=who[0], subject=who[1])
-
-
-def _acquired(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
-    """A brand of a slot's kind got (新入了小米14, 给我妈买了个vivo): a value of that slot
-    (`topics.brand_slot`) right after one of the slot table's `acquired` verbs and a
-    measure word, for the person it was got for (给我妈, 买了个vivo给我妈) or by."""
-    cues = slot_table()["cues"]["zh"]
-    for verb in ["", *sorted(cues["acquired"], key=len, reverse=True)]:
-        at = clause.find(verb) if verb else 0
-        if at < 0:
-            continue
-        rest, words, slot = _brand_after(clause[at + len(verb) :], cues["measure_words"])
-        if not verb and not (_used(rest, words) or _got_before(said)):
-            continue  # 华为mate40用了快四年了, 提车啦🚗比亚迪海豹; not 小米出了新款
-        if not slot or slot in filled or any(w.norm in cues["not_the_brand"] for w in words):
-            continue
-        marks = cues["beneficiary_marks"]
-        found = re.match(r"[\w\u3400-\u9fff]+", rest[words[0].start :])
-        value = re.split("[" + marks + "送]", found.group(0) if found else words[0].norm)[0]
-        value = _brand_words(value.rstrip(_PARTICLES) or value)  # 换成小米14了: 小米14
-        after = rest[words[0].start + len(value) :]
-        before = clause[:at].lstrip(marks)
-        who = zh_subject(after[1:]) if after[:1] in marks else None
-        who = who or ((zh_subject(before) or last) if before else last)
-        single = slot_table()["slots"][slot]["cardinality"] == "one"
-        return [
-            ClaimDraft(
-                subject_kind=who[0],
-                subject=who[1],
-                slot=slot,
-                value=value,
-                keys=tuple(sorted(zh_terms(words[0].norm) or {words[0].norm})),
-                positive=True,
-                single=single,
-                tentative=_cue("hypothetical", clause),
-                passing=_passing(said + clause[:at], clause),
-                rule="brand:" + slot,
-            )
-        ]
-    return []
-
-
-def _brand_words(value: str) -> str:
-    """A brand's value up to the first adverb, verb or particle after its first word
-    (朗逸又趴窝 -> 朗逸; 比亚迪海豹, 华为mate40 stay whole)."""
-    words = tag_words(normalise(value))
-    cut = next((w.start for w in words[1:] if w.tag[:1] in ("d", "v", "u", "p", "c")), len(value))
-    return value[:cut]
-
-
-def _got_before(said: str) -> bool:
-    """Whether the statement's clauses before this one end with a verb of getting (提车啦🚗:
-    the brand after the break is what was got)."""
-    verbs = slot_table()["cues"]["zh"]["acquired"]
-    return said.rstrip(_PARTICLES).endswith(tuple(verbs))
-
-
-def _used(rest: str, words: Sequence[Any]) -> bool:
-    """Whether a clause that opens with a brand says it has been in use (`used_after`)."""
-    after = rest[words[-1].end :] if words else ""
-    return any(after.startswith(w) for w in slot_table()["cues"]["zh"]["used_after"])
-
-
-def _shaped(clause: str, last: tuple[str, str], said: str, filled: set[str]) -> list[ClaimDraft]:
-    """A value known by its shape with no phrasing before it (新的是199 2803 6617: a phone
-    number; a slot's Chinese `shape`), for the clause's subject."""
-    out = []
-    for slot, spec in slot_table()["slots"].items():
-        shape = spec.get("zh", {}).get("shape")
-        m = re.search(shape, clause) if shape and slot not in filled else None
-        if m is None or not shaped(slot, m.group()):
-            continue
-        kind, subject = zh_subject(_drop_object(clause[: m.start()])) or last
-        value = m.group().strip()
-        claim = ClaimDraft(
-            subject_kind=kind,
-            subject=subject,
-            slot=slot,
-            value=value,
-            keys=_keys(spec, value),
-            positive=True,
-            single=spec["cardinality"] == "one",
-            replacing=_cue("replacing", said + clause),
-            additive=_adds(clause[: m.start()]) or _cue("additive_before", said),
-            tentative=_cue("hypothetical", clause),
-            past=_cue("past_state", clause),
-            rule="shape:" + slot,
-        )
-        out.append(claim)
-    return out
-
-
-def _keys(spec: dict[str, Any], value: str) -> tuple[str, ...]:
-    """A value's keys: its digits for a slot with a shape (138 0571 2246 and 13805712246 are
-    one number), else the value and its words."""
-    if spec.get("zh", {}).get("shape"):
-        return (re.sub(r"\D", "", value),)
-    return tuple(sorted({value} | zh_terms(value)))
-
-
-def _brand_after(text: str, measure: str) -> tuple[str, list[Any], str]:
-    """The text from the brand on, its first two words and the brand's slot: read as it
-    stands (一加12) or past 了, 一, a measure word and 新的 (买了个vivo, 换了台新的华为)."""
-    stripped = text[_measure(measure).match(text).end() :]  # type: ignore[union-attr]
-    for rest in (text, stripped):
-        words = tag_words(normalise(rest))[:2]
-        slot = brand_slot(words[0].norm) if words else ""
-        if slot:
-            return rest, words, slot
-    return text, [], ""
-
-
-@cache
-def _measure(chars: str) -> re.Pattern[str]:
-    """What may stand between a verb of getting and the brand (了, 一, a measure word, 新的)."""
-    return re.compile("(?:[了啦]|[^\\w])*一?[" + re.escape(chars) + "]?[新老旧破]?的?")
-
-
-_PARTICLES = "了啦呀吧哈呢嘛哦"
 
 
 def _first_subject(clauses: list[str]) -> tuple[str, str] | None:
@@ -358,8 +195,8 @@ def _about(text: str, who: tuple[str, str]) -> tuple[ClaimDraft, ...]:
             keys=keys,
             positive=True,
             single=False,
-            tentative=_cue("hypothetical", text),
-            past=_cue("past_state", text),
+            tentative=cue("hypothetical", text),
+            past=cue("past_state", text),
             rule="about: what the statement names",
         ),
     )
@@ -413,7 +250,7 @@ def _not_cue(clause: str, at: int) -> bool:
     return any(
         start <= at < start + len(word)
         for word in topics()["zh"]["not_cues"]
-        for start in _find_all(clause, word)
+        for start in find_all(clause, word)
     )
 
 
@@ -449,10 +286,10 @@ def _claim(
     if spec.get("key_by") == "object":
         slot, value = _keyed(slot, value)
     slot = role_keyed(slot, [clause[: m.end()], value], "zh")  # 保洁阿姨是, 换了个心理医生
-    if _thing_subject(_drop_object(before)) and slot not in _things_speak_for():
+    if _thing_subject(drop_object(before)) and slot not in _things_speak_for():
         return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
-    kind, subject = zh_subject(_drop_object(before)) or (("speaker", "") if p.speaker else last)
+    kind, subject = zh_subject(drop_object(before)) or (("speaker", "") if p.speaker else last)
     after = clause[m.end() :].lstrip(_LEAD)
     end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
     span = range(
@@ -464,18 +301,20 @@ def _claim(
         subject=subject,
         slot=slot,
         value=value,
-        keys=tuple(sorted({*_keys(spec, value), *_moved(spec, p.source, before)})) if value else (),
+        keys=tuple(sorted({*value_keys(spec, value), *_moved(spec, p.source, before)}))
+        if value
+        else (),
         positive=positive and not negated,
         single=spec["cardinality"] == "one",
-        replacing=_cue("replacing", clause)
-        or _resumed(clause)
+        replacing=cue("replacing", clause)
+        or resumed(clause)
         or not positive
         or negated
         or bool(spec.get("replacing")),
-        additive=_adds(clause[: m.start()]) or _cue("additive_before", said),
-        tentative=_cue("hypothetical", clause),
-        passing=_passing(said + clause[: m.start()], clause),
-        past=_cue("past_state", clause),
+        additive=adds(clause[: m.start()]) or cue("additive_before", said),
+        tentative=cue("hypothetical", clause),
+        passing=passing(said + clause[: m.start()], clause),
+        past=cue("past_state", clause),
         rule="slot:" + slot + " '" + p.source + "'",
     )
     return claim, span
@@ -588,20 +427,9 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: s
     value = value.strip().rstrip(_TAIL).strip() or value.strip()
     if value.strip(_TAIL):
         return value
-    before = clause[: m.start()]
-    found = _OBJECT_BEFORE.search(before) or _before()[0].search(before)
-    if found is None and zh_subject(before) is None:
-        found = _before()[1].search(before)
-    object_before = found.group("v").strip() if found else value
+    said_before = object_before(clause[: m.start()]) or value
     vocatives = slot_table()["subjects"]["zh"]["vocatives"]
-    return "" if object_before in vocatives else object_before  # 家人们我被裁了
-
-
-def _drop_object(before: str) -> str:
-    """The text before a phrasing without an object put ahead of the speaker (王者我卸载了:
-    我), so that the object is not read as someone's name."""
-    found = _before()[0].search(before)
-    return before[found.end("v") :] if found else before
+    return "" if said_before in vocatives else said_before  # 家人们我被裁了
 
 
 def _negated(clause: str, end: int, own: set[int]) -> bool:
