@@ -410,6 +410,8 @@ def _clause_claims(
             continue
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or found.value
+        if pattern.source in spec["en"].get("drop_offs", ()) and _left_at(words, value):
+            continue  # "dropped ollie at nursery": dropped off, nothing ended
         upto = " ".join(norm(t.text) for t in clause[:end])
         is_negated = pattern.positive and negated(clause, start, end)
         # A phrasing whose words say "me" or "my" is the speaker's ("they bumped me up to",
@@ -452,13 +454,24 @@ def _clause_claims(
                 or bool(spec.get("replacing")),
                 additive=cue_in("additive", words)
                 or (pattern.adds and not cue_in("replacing", words)),
-                tentative=cue_in("hypothetical", upto),
+                # a contact said under a condition is still theirs ("if you need me call 07...")
+                tentative=cue_in(
+                    "hypothetical", without("conditionals", upto) if "shape" in spec else upto
+                ),
                 passing=passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",
             )
         )
     return out
+
+
+def _left_at(words: str, value: str) -> bool:
+    """Whether the clause's normed words go on from the value to where it was left ("dropped
+    callum at heathrow", "dropped the car off"): the `drop_off_after` words."""
+    after = slot_table()["cues"]["en"]["drop_off_after"]
+    said = " ".join(norm(w) for w in value.split())
+    return any(f" {said} {word} " in f" {words} " for word in after)
 
 
 def _for_whom(clause: Sequence[Token], end: int) -> tuple[str, str] | None:

@@ -15,7 +15,7 @@ from itertools import chain, islice
 import attrs
 
 from bitemporal_core.language.claims_en import keys_of
-from bitemporal_core.language.cues_en import has_cue, negated, norm, passing
+from bitemporal_core.language.cues_en import cue_in, has_cue, negated, norm, passing, without
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
 from bitemporal_core.language.slots import (
@@ -118,10 +118,22 @@ def _habit_verb(tok: Token) -> bool:
 
 
 def _draft(
-    tokens: Sequence[Token], at: int, slot: str, value: str, subject: tuple[str, str], rule: str
+    tokens: Sequence[Token],
+    at: int,
+    slot: str,
+    value: str,
+    subject: tuple[str, str],
+    rule: str,
+    *,
+    conditional: bool = True,
 ) -> ClaimDraft:
+    """A claim at token `at`; `conditional=False` for a value a condition does not make
+    hypothetical ("if the buzzer's dead text 07700 900412": the number is still theirs)."""
     spec = slot_spec(slot)
     before = tokens[:at]
+    said_before = " ".join(norm(t.text) for t in before)
+    if not conditional:
+        said_before = without("conditionals", said_before)
     is_negated = negated(tokens, at, min(at + 1, len(tokens)))
     # a role is no passing state for a time frame said of what the person does ("my
     # girlfriend maya is dragging me to a wedding this weekend")
@@ -136,7 +148,7 @@ def _draft(
         single=spec["cardinality"] == "one",
         replacing=has_cue("replacing", tokens) or is_negated,
         additive=has_cue("additive", tokens),
-        tentative=has_cue("hypothetical", before)
+        tentative=cue_in("hypothetical", said_before)
         or passing(framed, " ".join(norm(t.text) for t in framed)),
         past=has_cue("past_state", before),
         rule=rule,
@@ -164,7 +176,10 @@ def _shaped(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             if not shaped(slot, value):
                 continue  # "14-18 may", "2024-05-01" are no phone numbers
             at = max(i for i, s in enumerate(starts) if s <= m.start())
-            yield _draft(tokens, at, slot, value, _owner(tokens, at), f"shape:{slot}")
+            owner = _owner(tokens, at)
+            if is_brand(owner):  # "ee couldn't port the old number, the new one is ...": mine
+                owner = ("speaker", "")
+            yield _draft(tokens, at, slot, value, owner, f"shape:{slot}", conditional=False)
 
 
 def _owner(tokens: Sequence[Token], at: int) -> tuple[str, str]:

@@ -26,6 +26,7 @@ from bitemporal_core.language.claims_zh_cues import (
     object_before,
     passing,
     resumed,
+    stopped_after,
     value_keys,
 )
 from bitemporal_core.language.claims_zh_typed import acquired_claims, shaped_claims
@@ -296,6 +297,7 @@ def _claim(
         lead.start if lead is not None else m.start(),
         end if value and after.startswith(value) else m.end(),
     )
+    negated = negated or (positive and stopped_after(clause[span.stop :]))  # 生酮我不搞了
     claim = ClaimDraft(
         subject_kind=kind,
         subject=subject,

@@ -21,6 +21,7 @@ __all__ = [
     "object_before",
     "passing",
     "resumed",
+    "stopped_after",
     "value_keys",
 ]
 
@@ -35,6 +36,21 @@ def _before() -> tuple[re.Pattern[str], re.Pattern[str]]:
     soon = "(?:" + "|".join(map(re.escape, words)) + ")*"
     topic = re.compile(r"^(?P<v>.{2,10}?)(?:我们|我)" + soon + "$")
     return topic, re.compile(r"^(?P<v>[^我你他她们]{2,8}?)" + soon + "$")
+
+
+@cache
+def _stopped() -> re.Pattern[str]:
+    """A state's stop said right after it: the speaker or an adverb, then 不 or 不再 and a
+    verb of doing with 了 (`stop_openers`, `stop_verbs` of the cue table)."""
+    zh = slot_table()["cues"]["zh"]
+    openers = "|".join(map(re.escape, sorted(zh["stop_openers"], key=len, reverse=True)))
+    verbs = "|".join(map(re.escape, zh["stop_verbs"]))
+    return re.compile(rf"^[，, ]*(?:{openers}){{0,2}}不再?(?:{verbs})了")
+
+
+def stopped_after(text: str) -> bool:
+    """Whether `text` (what follows a state) stops it: 生酮我不搞了, 健身房现在不去了."""
+    return _stopped().match(text) is not None
 
 
 def cue(group: str, text: str) -> bool:

@@ -47,15 +47,21 @@ def _cues() -> tuple[re.Pattern[str], re.Pattern[str]]:
         key=len,
         reverse=True,
     )
-    en_re = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, en)) + r")(?![\w'])", re.I)
-    return en_re, re.compile("|".join(map(re.escape, zh)))
+    return _whole_words(en), re.compile("|".join(map(re.escape, zh)))
+
+
+def _whole_words(words: Sequence[str]) -> re.Pattern[str]:
+    """English words or phrases, matched whole and ignoring case (longest first)."""
+    ordered = sorted(words, key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w'])", re.I)
 
 
 def timed_text(text: str, *, chinese: bool) -> str:
     """`text` with every wish or plan clause after its first clause blanked (same length), so
     that a time word in it does not date the whole statement; after a first clause that calls
     something off, every later clause ("云南黄了，五一要值班": the trip is off now, not on
-    1 May)."""
+    1 May); after a clause that says now, every later one (现在用199..., 老号下个月停机: the
+    new number is in use now)."""
     breaks = list((ZH_CLAUSES if chinese else _EN_BREAK).finditer(text))
     if not breaks:
         return text
@@ -63,11 +69,20 @@ def timed_text(text: str, *, chinese: bool) -> str:
     off = _called_off(chinese).search(text, 0, breaks[0].start()) is not None
     starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
-    out = text
+    out, said_now = text, _now(chinese)
+    now = said_now.search(text, 0, breaks[0].start()) is not None
     for start, end in zip(starts, ends, strict=True):
-        if off or cue.search(text, start, end):
+        if off or now or cue.search(text, start, end):
             out = out[:start] + " " * (end - start) + out[end:]
+        now = now or said_now.search(text, start, end) is not None
     return out
+
+
+@cache
+def _now(chinese: bool) -> re.Pattern[str]:
+    """The slot table's `now_words` of one language (English as whole words)."""
+    words = sorted(slot_table()["cues"]["zh" if chinese else "en"]["now_words"], key=len)[::-1]
+    return re.compile("|".join(map(re.escape, words))) if chinese else _whole_words(words)
 
 
 @cache
@@ -87,8 +102,7 @@ _PLAIN_BLOCKERS = ("hypothetical", "negation", "additive", "replacing", "past_st
 def _blockers() -> re.Pattern[str]:
     """Any English cue of the slot table's lists that changes what a statement says."""
     en = slot_table()["cues"]["en"]
-    words = sorted({w for name in _PLAIN_BLOCKERS for w in en[name]}, key=len, reverse=True)
-    return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'])", re.I)
+    return _whole_words([w for name in _PLAIN_BLOCKERS for w in en[name]])
 
 
 def plain_fragment(text: str) -> bool:

@@ -70,8 +70,8 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
     capitalised word the tagger mislabelled that is no ordinary word, inside the sentence or
     first and followed by a verb ("Raj quit the hospital")."""
     tok = tokens[i]
-    if not (tok.text[:1].isupper() and tok.text.replace("-", "").isalpha()):
-        return False
+    if len(tok.text) < 2 or not (tok.text[:1].isupper() and tok.text.replace("-", "").isalpha()):
+        return False  # "registered w the nhs dentist": "w" is "with", no one's initial
     if tok.text.lower() in _words("relations"):
         return False
     if tok.text.lower() in _words("speaker") or _plain(tok.text):

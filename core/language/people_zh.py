@@ -53,6 +53,11 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     head = head.lstrip(subjects["interjections"] + "，,！!~ ")  # 啊啊啊莉莉今天领证了
     if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
         return None
+    for word in subjects["disposal"]:  # 只好把朵朵转到...: 朵朵 is the one moved
+        moved = head.rpartition(word)[2] if word in head else ""
+        found = zh_subject(moved) if moved else None
+        if found is not None and (found[0] in ("relation", "pronoun") or _called(found[1])):
+            return found  # not 把周会取消了: a meeting, though 周 is a surname
     if any(
         head.startswith(w) and head[len(w) : len(w) + 1] in subjects["with"]
         for w in subjects["speaker"]
@@ -209,3 +214,9 @@ def _doubled(word: str) -> bool:
     """A doubled pair of characters used as a name (朵朵, 豆豆), not a word (天天, 妈妈)."""
     subjects = slot_table()["subjects"]["zh"]
     return len(word) == 2 and word[0] == word[1] and word not in subjects["doubled_not_names"]
+
+
+def _called(name: str) -> bool:
+    """A name said as people are called, not only read off a surname: 小林, 老周, 阿杰, 朵朵."""
+    prefixes = slot_table()["subjects"]["zh"]["name_prefixes"]
+    return _doubled(name) or (len(name) >= 2 and name[0] in prefixes)

@@ -115,6 +115,13 @@ def _family(kinds: bool = False) -> dict[str, str]:
     return out
 
 
+@cache
+def _zh_family() -> dict[str, str]:
+    """The words of the Chinese families headed by a Chinese word -> that word (电信, 移动 ->
+    运营商); the brands under an English first word (比亚迪 -> car) are read as brands."""
+    return {word: head for word, head in _family().items() if _CJK.search(head)}
+
+
 def family_heads() -> frozenset[str]:
     """The topics that head a family ("manager" for boss and supervisor)."""
     return frozenset(_family().values())
@@ -574,6 +581,7 @@ def topic_terms(words: Iterable[str]) -> set[str]:
             out.add(word)
         elif _CJK.search(word):
             out |= zh_terms(word) or _whole_name(word)
+            out |= {head for name, head in _zh_family().items() if name in word}  # 移动: 运营商
         elif word and word not in stops:
             out.add(family.get(word, word))
     return out

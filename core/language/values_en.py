@@ -50,9 +50,18 @@ def value_at(clause: Sequence[Token], at: int) -> str:
             break
         if words and tok.text.lower() in ends:
             break
+        if words and _time_frame(tok, nxt) and not is_time(" ".join(words)):
+            break  # "running last month": the time is no part of it ("17 april next year" is)
         words.append(tok.text)
         i += 1
     return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _time_frame(tok: Token, nxt: Token | None) -> bool:
+    """A time frame opening at `tok`: "last month", "this morning", "next week"."""
+    frames = slot_table()["cues"]["en"]["time_frames"]
+    times = slot_table()["cues"]["en"]["time_words"]
+    return tok.text.lower() in frames and nxt is not None and nxt.text.lower() in times
 
 
 def _after_called(clause: Sequence[Token], i: int) -> int:
@@ -84,8 +93,9 @@ def _bare(tok: Token, nxt: Token | None) -> bool:
     word = tok.text
     if tok.tag in ("VBD", "VBN"):
         return False
-    if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM"):
-        return word.lower().endswith("ing")
+    timed = nxt is not None and nxt.text.lower() in slot_table()["cues"]["en"]["time_words"]
+    if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM") and not timed:
+        return word.lower().endswith("ing")  # "goodbye to biscuit this morning": no object
     return word.isalpha() and not word.lower().endswith("ed")
 
 

@@ -24,6 +24,7 @@ from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims import claim_context
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
+from bitemporal_core.language.continued import continued, names_any
 from bitemporal_core.language.people import names_person, says_i, share_a_name
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import ClaimDraft
@@ -47,6 +48,7 @@ from bitemporal_core.services.claims import (
 )
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
+from bitemporal_core.services.named import ended_by_name
 
 __all__ = ["MAX_PLANNED", "TALK", "Book", "Planned", "Retire", "plan_statements"]
 
@@ -232,6 +234,8 @@ def plan_statements(
     facts stored before the message."""
     out: list[Planned] = []
     kept = 0
+    # "the pixel stays my personal one": a new phone said with it retires no pixel
+    going_on = frozenset(w for st in statements for w in continued(st.text, st.language))
     before: ClaimDraft | None = None  # the claim the message's statement before opened with
     for st in statements:
         fact_id = uuid.uuid4().hex
@@ -265,6 +269,7 @@ def plan_statements(
             mentions=mentions,
         )
         retire = _retirements(said) if updates != "off" else []
+        retire = [r for r in retire if r.fact is None or not names_any(r.fact.text, going_on)]
         for r in retire:
             book.retire(r.fact_id)
         if kept < MAX_PLANNED:
@@ -396,13 +401,24 @@ def _retirements(s: _Said) -> list[Retire]:
                 confidence=_confidence(claim),
             ),
         )
-    found = list(offline.values()) or _nearest(s, kept)
+    found = list(offline.values()) or _by_name(s) or _nearest(s, kept)
     ended = {f for f, claim, rule in by_rule if not claim.positive and rule.startswith("slot:")}
     found += _along(s, [r for r in found if r.fact_id in ended])
     if s.ctx.llm is None:
         return found
     decided = _llm_retirements(s)
     return found if decided is None else decided
+
+
+def _by_name(s: _Said) -> list[Retire]:
+    """What an ending said of someone by name ends of facts about others (`services.named`)."""
+    found = ended_by_name(s.ctx, s.scope, s.claims, s.book.gone)
+    reason = "rule:{} (named)"
+    conf = _CONFIDENCE["named"]
+    return [
+        Retire(fact_id=f.id, fact=f, reason=reason.format(c.rule), confidence=conf)
+        for f, c in found
+    ]
 
 
 def _along(s: _Said, ended: Sequence[Retire]) -> list[Retire]:
