@@ -1,5 +1,5 @@
 """What a message says goes on as it was ("got a work iphone, the pixel stays my personal
-one", "the ma carries on as normal", 旧号还留着): the words it names right before a
+one", "the ma carries on as normal", 旧手机还留着): the words it names right before a
 `continues` cue of the slot table, so that a new value said with it retires nothing those
 words name (docs/design.md, "Memory formation")."""
 
@@ -9,8 +9,9 @@ import re
 from collections.abc import Iterable
 
 from bitemporal_core.language.claims_en import keys_of
+from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract.chinese import tag_words
-from bitemporal_core.language.normalise import has_han, normalise
+from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
 from bitemporal_core.language.topics import family_heads, topic_terms
 
@@ -42,7 +43,8 @@ def continued(text: str, language: str) -> frozenset[str]:
 def _continued_zh(text: str, cues: Iterable[str]) -> frozenset[str]:
     """The noun right before each Chinese `continues` cue (旧手机还留着: 手机)."""
     said = normalise(text)
-    words = tag_words(said)
+    cues = [cue for cue in cues if cue in said]
+    words = tag_words(said) if cues else []
     found: set[str] = set()
     for cue in cues:
         start = said.find(cue)
@@ -57,7 +59,7 @@ def _continued_zh(text: str, cues: Iterable[str]) -> frozenset[str]:
 def names_any(text: str, words: frozenset[str]) -> bool:
     """Whether a text names one of the words, whole ("gmail" in "x@gmail.com", not "ma" in
     "management"; Chinese words by substring), or a thing of a family one of them is of
-    (苹果留着 keeps "我这个iPhone 13": both are phones)."""
+    ("the iphone stays" keeps "my old phone has a cracked screen": both are phones)."""
     if not words:
         return False
     low = text.lower()
