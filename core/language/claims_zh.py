@@ -446,4 +446,9 @@ def _negated(clause: str, end: int, own: set[int]) -> bool:
             return False  # not 不喝啤酒因为喝了睡不着: a reason, the negation stands
     cues = set(zh["negation"])
     words = tag_words(normalise(clause))
-    return any(w.norm in cues and w.start < end and w.start not in own for w in words)
+    fused = tuple(zh["fused_negation"])  # 没养宠物: the segmenter joins 没 to the verb
+    return any(
+        (w.norm in cues and w.start < end and w.start not in own)
+        or (w.norm.startswith(fused) and w.start not in own and own & set(range(w.start, w.end)))
+        for w in words
+    )

@@ -60,8 +60,9 @@ def timed_text(text: str, *, chinese: bool) -> str:
     """`text` with every wish or plan clause after its first clause blanked (same length), so
     that a time word in it does not date the whole statement; after a first clause that calls
     something off, every later clause ("云南黄了，五一要值班": the trip is off now, not on
-    1 May); after a clause that says now, every later one (现在用199..., 老号下个月停机: the
-    new number is in use now)."""
+    1 May); after a clause that says now, every later one that says when something ends
+    (现在用199..., 老号下个月停机: the new number is in use now; "at google now, starting at
+    meta next month" is still dated)."""
     breaks = list((ZH_CLAUSES if chinese else _EN_BREAK).finditer(text))
     if not breaks:
         return text
@@ -69,19 +70,19 @@ def timed_text(text: str, *, chinese: bool) -> str:
     off = _called_off(chinese).search(text, 0, breaks[0].start()) is not None
     starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
-    out, said_now = text, _now(chinese)
+    out, said_now, ending = text, _now(chinese, "now_words"), _now(chinese, "ends_later")
     now = said_now.search(text, 0, breaks[0].start()) is not None
     for start, end in zip(starts, ends, strict=True):
-        if off or now or cue.search(text, start, end):
+        if off or cue.search(text, start, end) or (now and ending.search(text, start, end)):
             out = out[:start] + " " * (end - start) + out[end:]
         now = now or said_now.search(text, start, end) is not None
     return out
 
 
 @cache
-def _now(chinese: bool) -> re.Pattern[str]:
-    """The slot table's `now_words` of one language (English as whole words)."""
-    words = sorted(slot_table()["cues"]["zh" if chinese else "en"]["now_words"], key=len)[::-1]
+def _now(chinese: bool, group: str) -> re.Pattern[str]:
+    """A cue group of one language (`now_words`, `ends_later`; English as whole words)."""
+    words = sorted(slot_table()["cues"]["zh" if chinese else "en"][group], key=len)[::-1]
     return re.compile("|".join(map(re.escape, words))) if chinese else _whole_words(words)
 
 

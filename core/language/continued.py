@@ -30,9 +30,11 @@ def continued(text: str, language: str) -> frozenset[str]:
         return _continued_zh(text, cues["zh"]["continues"])
     low = text.lower().replace("’", "'")
     skip = set(cues["en"]["continues_skip"])
+    # "my sister stays with us now": a stay, not something going on as it was
+    stay = "|".join(map(re.escape, cues["en"]["continues_not_before"]))
     found: set[str] = set()
     for cue in cues["en"]["continues"]:
-        for m in re.finditer(r"(?<![a-z])" + re.escape(cue) + r"(?![a-z])", low):
+        for m in re.finditer(rf"(?<![a-z]){re.escape(cue)}(?![a-z])(?!\s+(?:{stay})\b)", low):
             head = low[: m.start()]
             cut = max((head.rfind(c) for c in _BREAKS), default=-1)
             words = [w for w in _WORD.findall(head[cut + 1 :]) if w not in skip]

@@ -53,11 +53,13 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     head = head.lstrip(subjects["interjections"] + "，,！!~ ")  # 啊啊啊莉莉今天领证了
     if head[:1] in subjects["with"]:  # 跟大学同学小林在一起了: the subject was said before
         return None
-    for word in subjects["disposal"]:  # 只好把朵朵转到...: 朵朵 is the one moved
+    for word in [*subjects["disposal"], *subjects["benefactive"]]:  # 只好把朵朵转到...
         moved = head.rpartition(word)[2] if word in head else ""
         found = zh_subject(moved) if moved else None
-        if found is not None and (found[0] in ("relation", "pronoun") or _called(found[1])):
-            return found  # not 把周会取消了: a meeting, though 周 is a surname
+        if found is None or not (found[0] in ("relation", "pronoun") or _called(found[1])):
+            continue  # not 把周会取消了: a meeting, though 周 is a surname
+        if word in subjects["disposal"] or moved.endswith(found[1]):
+            return found  # 给豆豆转到: 豆豆 moves; 给老板发了辞职信 is not the boss's
     if any(
         head.startswith(w) and head[len(w) : len(w) + 1] in subjects["with"]
         for w in subjects["speaker"]

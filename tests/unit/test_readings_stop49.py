@@ -15,6 +15,7 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
 from bitemporal_core.language.claims import claims_of
 from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.clauses import timed_text
 from bitemporal_core.language.continued import continued, names_any
 from bitemporal_core.language.people_zh import zh_subject
 from bitemporal_core.language.slots import ClaimDraft
@@ -94,6 +95,8 @@ def test_zh_the_one_moved_by_ba() -> None:
     assert zh_subject("只好把朵朵") == ("person", "朵朵")
     assert zh_subject("把奶奶") == ("relation", "奶奶")
     assert zh_subject("第一天就把周会") != ("person", "周会")  # a meeting
+    assert zh_subject("开学我们给豆豆") == ("person", "豆豆")
+    assert zh_subject("我给老板发了") != ("relation", "老板")  # not the boss's letter
 
 
 def test_zh_a_state_stopped_right_after_it() -> None:
@@ -129,3 +132,53 @@ def test_a_single_letter_is_no_ones_name() -> None:
     )
     subjects = {d.subject for st in Analyser().analyse(text, "en") for d in st.claims}
     assert "w" not in subjects
+
+
+def test_a_stay_is_nothing_going_on_as_it_was() -> None:
+    assert continued("my sister stays with us now", "en") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese", "dated"),
+    [
+        ("using the new number now, the old one stops next month", False, False),
+        ("现在用199 2176 8830这个 老号下个月停机", True, False),
+        ("I am at Google now, starting at Meta next month", False, True),
+    ],
+)
+def test_a_clause_that_says_now_keeps_a_later_ending_from_dating_it(
+    text: str, chinese: bool, dated: bool
+) -> None:
+    timed = timed_text(text, chinese=chinese)
+    assert len(timed) == len(text)
+    assert (("next month" in timed) or ("下个月" in timed)) == dated
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value", "positive"),
+    [
+        ("I don't have any pets.", "pet", "pets", False),
+        ("My son is at Oakwood Primary.", "school", "Oakwood Primary", True),
+        ("My dad's phone is with O2.", "phone_contract", "O2", True),
+        ("got dad onto Giffgaff, saves him 20 quid a month", "phone_contract", "Giffgaff", True),
+        ("Keto is dead to me.", "any", "Keto", False),
+    ],
+)
+def test_short_first_statements_and_endings(
+    text: str, slot: str, value: str, positive: bool
+) -> None:
+    found = [d for d in _drafts(text) if d.slot == slot]
+    assert [(d.value, d.positive) for d in found] == [(value, positive)]
+
+
+def test_zh_a_negation_the_segmenter_joins_to_the_verb() -> None:
+    (pets,) = _zh("我没养宠物。")
+    assert (pets.slot, pets.positive) == ("pet", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [("我最爱吃火锅。", "favourite:", "火锅"), ("终于在苏州安顿下来了", "residence", "苏州")],
+)
+def test_zh_short_first_statements(text: str, slot: str, value: str) -> None:
+    assert [(d.slot, d.value) for d in _zh(text)] == [(slot, value)]
