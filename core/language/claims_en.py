@@ -12,6 +12,7 @@ from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphe
 from bitemporal_core.language.cues_en import (
     cue_in,
     denied,
+    hypothetical,
     negated,
     norm,
     passing,
@@ -454,10 +455,7 @@ def _clause_claims(
                 or bool(spec.get("replacing")),
                 additive=cue_in("additive", words)
                 or (pattern.adds and not cue_in("replacing", words)),
-                # a contact said under a condition is still theirs ("if you need me call 07...")
-                tentative=cue_in(
-                    "hypothetical", without("conditionals", upto) if "shape" in spec else upto
-                ),
+                tentative=hypothetical(upto, conditional="shape" not in spec),  # a contact
                 passing=passing(clause, words),
                 past=past,
                 rule="slot:" + pattern.slot + " '" + pattern.source + "'",

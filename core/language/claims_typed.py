@@ -15,7 +15,7 @@ from itertools import chain, islice
 import attrs
 
 from bitemporal_core.language.claims_en import keys_of
-from bitemporal_core.language.cues_en import cue_in, has_cue, negated, norm, passing, without
+from bitemporal_core.language.cues_en import has_cue, hypothetical, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
 from bitemporal_core.language.slots import (
@@ -131,9 +131,6 @@ def _draft(
     hypothetical ("if the buzzer's dead text 07700 900412": the number is still theirs)."""
     spec = slot_spec(slot)
     before = tokens[:at]
-    said_before = " ".join(norm(t.text) for t in before)
-    if not conditional:
-        said_before = without("conditionals", said_before)
     is_negated = negated(tokens, at, min(at + 1, len(tokens)))
     # a role is no passing state for a time frame said of what the person does ("my
     # girlfriend maya is dragging me to a wedding this weekend")
@@ -148,7 +145,7 @@ def _draft(
         single=spec["cardinality"] == "one",
         replacing=has_cue("replacing", tokens) or is_negated,
         additive=has_cue("additive", tokens),
-        tentative=cue_in("hypothetical", said_before)
+        tentative=hypothetical(" ".join(norm(t.text) for t in before), conditional=conditional)
         or passing(framed, " ".join(norm(t.text) for t in framed)),
         past=has_cue("past_state", before),
         rule=rule,

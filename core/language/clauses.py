@@ -70,7 +70,7 @@ def timed_text(text: str, *, chinese: bool) -> str:
     off = _called_off(chinese).search(text, 0, breaks[0].start()) is not None
     starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
-    out, said_now, ending = text, _now(chinese, "now_words"), _now(chinese, "ends_later")
+    out, said_now, ending = text, _group(chinese, "now_words"), _group(chinese, "ends_later")
     now = said_now.search(text, 0, breaks[0].start()) is not None
     for start, end in zip(starts, ends, strict=True):
         if off or cue.search(text, start, end) or (now and ending.search(text, start, end)):
@@ -80,7 +80,7 @@ def timed_text(text: str, *, chinese: bool) -> str:
 
 
 @cache
-def _now(chinese: bool, group: str) -> re.Pattern[str]:
+def _group(chinese: bool, group: str) -> re.Pattern[str]:
     """A cue group of one language (`now_words`, `ends_later`; English as whole words)."""
     words = sorted(slot_table()["cues"]["zh" if chinese else "en"][group], key=len)[::-1]
     return re.compile("|".join(map(re.escape, words))) if chinese else _whole_words(words)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.detect import has_han
@@ -30,16 +31,23 @@ def continued(text: str, language: str) -> frozenset[str]:
         return _continued_zh(text, cues["zh"]["continues"])
     low = text.lower().replace("’", "'")
     skip = set(cues["en"]["continues_skip"])
-    # "my sister stays with us now": a stay, not something going on as it was
-    stay = "|".join(map(re.escape, cues["en"]["continues_not_before"]))
     found: set[str] = set()
-    for cue in cues["en"]["continues"]:
-        for m in re.finditer(rf"(?<![a-z]){re.escape(cue)}(?![a-z])(?!\s+(?:{stay})\b)", low):
-            head = low[: m.start()]
-            cut = max((head.rfind(c) for c in _BREAKS), default=-1)
-            words = [w for w in _WORD.findall(head[cut + 1 :]) if w not in skip]
-            found.update(words[-_REACH:])
+    for m in _cue_en().finditer(low):
+        head = low[: m.start()]
+        cut = max((head.rfind(c) for c in _BREAKS), default=-1)
+        words = [w for w in _WORD.findall(head[cut + 1 :]) if w not in skip]
+        found.update(words[-_REACH:])
     return frozenset(found)
+
+
+@cache
+def _cue_en() -> re.Pattern[str]:
+    """The English `continues` cues as whole words, not before a `continues_not_before` word
+    ("my sister stays with us now": a stay, not something going on as it was)."""
+    en = slot_table()["cues"]["en"]
+    cues = "|".join(map(re.escape, sorted(en["continues"], key=len, reverse=True)))
+    stay = "|".join(map(re.escape, en["continues_not_before"]))
+    return re.compile(rf"(?<![a-z])(?:{cues})(?![a-z])(?!\s+(?:{stay})\b)")
 
 
 def _continued_zh(text: str, cues: Iterable[str]) -> frozenset[str]:

@@ -17,6 +17,7 @@ __all__ = [
     "cue_in",
     "ended_for",
     "has_cue",
+    "hypothetical",
     "negated",
     "norm",
     "passing",
@@ -57,6 +58,12 @@ def _normed(cue_group: str) -> tuple[str, ...]:
         c if c.startswith("'") else " ".join(map(norm, c.split()))
         for c in slot_table()["cues"]["en"][cue_group]
     )
+
+
+def hypothetical(words: str, *, conditional: bool = True) -> bool:
+    """Whether normed words hold a wish or plan cue; with `conditional=False` an "if" does not
+    count ("if the buzzer's dead text 07700 900412": a contact is still theirs)."""
+    return cue_in("hypothetical", words if conditional else without("conditionals", words))
 
 
 def without(cue_group: str, words: str) -> str:

@@ -116,10 +116,13 @@ def _family(kinds: bool = False) -> dict[str, str]:
 
 
 @cache
-def _zh_family() -> dict[str, str]:
+def _zh_family() -> tuple[dict[str, str], re.Pattern[str]]:
     """The words of the Chinese families headed by a Chinese word -> that word (电信, 移动 ->
-    运营商); the brands under an English first word (比亚迪 -> car) are read as brands."""
-    return {word: head for word, head in _family().items() if _CJK.search(head)}
+    运营商), and one pattern finding them, longest first; the brands under an English first
+    word (比亚迪 -> car) are read as brands."""
+    heads = {word: head for word, head in _family().items() if _CJK.search(head)}
+    words = sorted(heads, key=len, reverse=True)
+    return heads, re.compile("|".join(map(re.escape, words)) or "(?!)")
 
 
 def family_heads() -> frozenset[str]:
@@ -581,7 +584,8 @@ def topic_terms(words: Iterable[str]) -> set[str]:
             out.add(word)
         elif _CJK.search(word):
             out |= zh_terms(word) or _whole_name(word)
-            out |= {head for name, head in _zh_family().items() if name in word}  # 移动: 运营商
+            heads, names = _zh_family()
+            out |= {heads[name] for name in names.findall(word)}  # 移动: 运营商
         elif word and word not in stops:
             out.add(family.get(word, word))
     return out

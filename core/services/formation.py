@@ -235,7 +235,9 @@ def plan_statements(
     out: list[Planned] = []
     kept = 0
     # "the pixel stays my personal one": a new phone said with it retires no pixel
-    going_on = frozenset(w for st in statements for w in continued(st.text, st.language))
+    going_on = frozenset(
+        w for st in statements if updates != "off" for w in continued(st.text, st.language)
+    )
     before: ClaimDraft | None = None  # the claim the message's statement before opened with
     for st in statements:
         fact_id = uuid.uuid4().hex
