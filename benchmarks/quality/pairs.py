@@ -3,10 +3,11 @@ employer, diet, car, number, manager, school, allergy, a cancelled trip, a habit
 English and Chinese), each in a fresh store, the second message a day after the first,
 through `remember` only, no explicit supersede. An update is right when, a month later, no
 sentence of the first message is still true and one of the second is; an addition when both
-are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since) and the formation
-tests' `tests/contract/data/simple_pairs.json`.
+are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since),
+`data/pairs_dev2.json` (written blind at stop 50) and the formation tests'
+`tests/contract/data/simple_pairs.json`.
 
-    .venv/bin/python benchmarks/quality/pairs.py [--out benchmarks/quality/PAIRS.md]
+    .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
 
 Prints the table and the misses and writes them to `PAIRS.md`; asserts nothing, exits 0.
 """
@@ -24,6 +25,7 @@ from bitemporal_core import Basis, MemoryStore
 HERE = Path(__file__).resolve().parent
 SETS = {
     "pairs_dev1": HERE / "data" / "pairs_dev1.json",
+    "pairs_dev2": HERE / "data" / "pairs_dev2.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
@@ -48,10 +50,13 @@ def judge(category: str, lang: str, old: str, new: str) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(HERE / "PAIRS.md"), help="'-' to write nothing")
+    parser.add_argument("--set", action="append", choices=sorted(SETS), help="default: all")
     args = parser.parse_args()
     started = time.perf_counter()
     rows, misses = [], []
     for name, path in SETS.items():
+        if args.set and name not in args.set:
+            continue
         data = json.loads(path.read_text("utf-8"))
         for category in ("update", "addition"):
             for lang, pairs in data.get(category, {}).items():
