@@ -23,7 +23,12 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
 from bitemporal_core.language.fields import MAX_KEY
-from bitemporal_core.language.people import mentioned, names_after_relation
+from bitemporal_core.language.people import (
+    is_first_name,
+    mentioned,
+    names_after_relation,
+    relation_words,
+)
 from bitemporal_core.language.slots import ClaimDraft, phrasing_of, role_slots, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
@@ -119,6 +124,21 @@ def change_cue(text: str, tokens: Sequence[Token]) -> str:
     return change_cue_en(truecased(tokens))
 
 
+def _paired_name(tokens: Sequence[Token], i: int) -> bool:
+    """A known first name paired with the speaker ("me and tom", "tom and i") or said to be
+    what someone is called ("seeing someone called nadia")."""
+    words = [t.text.lower() for t in tokens]
+    calling = slot_table()["cues"]["en"]["calling_words"]
+    if i > 0 and words[i - 1] in calling and words[i] not in relation_words():
+        return tokens[i].pos in ("NOUN", "PROPN", "X")  # not "called it off"
+    if not is_first_name(tokens[i].text):
+        return False
+    return words[i - 2 : i] in (["me", "and"], ["i", "and"]) or words[i + 1 : i + 3] in (
+        ["and", "i"],
+        ["and", "me"],
+    )
+
+
 def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
@@ -145,7 +165,7 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
             tok = attrs.evolve(tok, pos="ADJ" if tok.text.lower() in ADJECTIVES else "NOUN")
         if low and tok.pos == "PROPN" and tok.text in role_slots():
             tok = attrs.evolve(tok, pos="NOUN")  # "landlord's a guy called ...": no one named
-        if low and names_after_relation(tokens, i):  # "my gf emma"
+        if low and (names_after_relation(tokens, i) or _paired_name(tokens, i)):  # "my gf emma"
             tok = attrs.evolve(tok, pos="PROPN")
         if low and tok.tag == "VBZ" and i and tokens[i - 1].text.lower() in named_after:
             tok = attrs.evolve(tok, pos="PROPN")  # "transferred to leeds uni": no "to" + -s verb

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 import attrs
 
-from bitemporal_core.language.clauses import hyphen_compounds, is_emoji, unhyphened
+from bitemporal_core.language.clauses import hyphen_compounds
+from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import (
     cue_in,
     denied,
@@ -39,9 +40,8 @@ from bitemporal_core.language.slots import (
 )
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
 
-__all__ = ["claims_en", "clauses", "keys_of"]
+__all__ = ["claims_en", "keys_of"]
 
-_CLAUSE_BREAK = frozenset({",", ";", ":", "—", "–", "-", "but", "so", "and", "because", "though"})
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 
@@ -231,68 +231,6 @@ def _match(
     return _Found(pattern, start, end, marks["{v}"], marks["{s}"], marks["end"])
 
 
-def clauses(tokens: Sequence[Token], *, lead: bool = False) -> Iterator[list[Token]]:
-    """The clauses of a sentence (hyphens dropped): split where a break word (a comma,
-    "so", "but", ...) is followed by a new subject (a pronoun or a name); with `lead`, also
-    where a comma is followed by break words or adverbs and then a subject (", so now I"):
-    who a slot's phrasing is about, not what a change of topic names."""
-    current: list[Token] = []
-    subjects = set(slot_table()["cues"]["en"]["clause_subjects"])
-    kept = unhyphened(tokens)
-    for i, tok in enumerate(kept):
-        low = tok.text.lower()
-        nxt = kept[i + 1] if i + 1 < len(kept) else None
-        prev = current[-1] if current else None
-        named = (
-            nxt is not None
-            and nxt.pos == "PROPN"
-            and not (prev and prev.pos in ("PROPN", "NOUN"))
-            and _verb_after_name(kept, i + 1)
-        )
-        starts = nxt is not None and (nxt.text.lower() in subjects or named)
-        starts = starts or (low == "," and _noun_subject(kept[i + 1 : i + 6]))
-        if lead and not starts and low == ",":
-            starts = _subject_after_lead(kept[i + 1 : i + 4], subjects)
-        if current and (
-            (low in _CLAUSE_BREAK and (starts or low in {";", "—"})) or is_emoji(tok.text)
-        ):
-            yield current
-            current = []
-            continue
-        current.append(tok)
-    if current:
-        yield current
-
-
-def _subject_after_lead(ahead: Sequence[Token], subjects: set[str]) -> bool:
-    """Break words or adverbs, then a subject: ", so now I report to ..."."""
-    n = 0
-    while n < len(ahead) and (ahead[n].text.lower() in _CLAUSE_BREAK or ahead[n].pos == "ADV"):
-        n += 1
-    return 0 < n < len(ahead) and ahead[n].text.lower() in subjects
-
-
-def _noun_subject(ahead: Sequence[Token]) -> bool:
-    """A noun phrase and its finite verb: ", the kids only watch bluey" starts a clause of
-    its own (what it names is not what the change before it named)."""
-    if not ahead or ahead[0].tag not in ("DT", "PRP$"):
-        return False
-    n = 1
-    while n < len(ahead) and ahead[n].tag in ("JJ", "NN", "NNS") and n < 3:
-        n += 1
-    if n == 1 or ahead[n - 1].tag not in ("NN", "NNS"):
-        return False
-    n += n < len(ahead) and ahead[n].pos == "ADV"
-    return n < len(ahead) and ahead[n].tag in ("VBZ", "VBP", "VBD", "MD")
-
-
-def _verb_after_name(tokens: Sequence[Token], i: int) -> bool:
-    """The name starting at `i` is followed by a verb (it starts a clause of its own)."""
-    while i < len(tokens) and tokens[i].pos == "PROPN":
-        i += 1
-    return i < len(tokens) and tokens[i].pos in ("VERB", "AUX", "PART", "ADV")
-
-
 def claims_en(
     tokens: Sequence[Token], *, brand_slot: Callable[[str], str] | None = None
 ) -> tuple[ClaimDraft, ...]:
@@ -409,6 +347,8 @@ def _clause_claims(
             continue  # "feels like driving a roller skate", "mostly retired men"
         if not pattern.positive and denied(clause, start):
             continue
+        if _thing_subject(clause, start) and pattern.slot not in slot_table()["dated_slots"]:
+            continue  # "and it's moved again" (a trip): no one moved house
         spec = slot_table()["slots"][pattern.slot]
         value = pattern.value or found.value
         if pattern.source in spec["en"].get("drop_offs", ()) and _left_at(words, value):
@@ -419,9 +359,12 @@ def _clause_claims(
         # "Physio moved my appointment to"), as is a value before it that opens the clause
         # ("keto lasted about three weeks").
         mine = any(is_speaker_word(t.text, possessive=True) for t in clause[start:end])
-        if pattern.speaker or mine:
+        named = 0 <= found.subject_at < len(clause)  # "pulled our son out of": the son
+        if named and is_speaker_word(clause[found.subject_at].text, possessive=True):
+            named = False
+        if pattern.speaker or (mine and not named):
             kind, subject = "speaker", ""
-        elif 0 <= found.subject_at < len(clause):
+        elif named:
             kind, subject = named_by(clause, found.subject_at)
         elif _own_value(clause, found):
             kind, subject = "speaker", ""
@@ -462,6 +405,17 @@ def _clause_claims(
             )
         )
     return out
+
+
+def _thing_subject(clause: Sequence[Token], start: int) -> bool:
+    """The subject of a phrasing that opens with a verb is "it" ("it's moved again"): a
+    thing ("it's coeliac" names what someone has)."""
+    if clause[start].pos != "VERB":
+        return False
+    i = start - 1
+    while i >= 0 and clause[i].pos in ("AUX", "ADV", "PART"):
+        i -= 1
+    return i >= 0 and clause[i].text.lower() == "it"
 
 
 def _left_at(words: str, value: str) -> bool:
@@ -543,6 +497,9 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     phrased = slot_table()["slots"][pattern.slot]["en"].get("shaped", {})
     if pattern.source in phrased.get("phrasings", ()) and not re.search(phrased["shape"], value):
         return False  # "i'm on sertraline 50mg", not "i'm on nights"
+    money = slot_table()["cues"]["en"]["money"]
+    if pattern.slot in money["not_of"] and re.match(money["shape"], value):
+        return False  # "bumped me to £42.5k": a salary, no date nor job title
     if pattern.slot in slot_table()["timed_slots"]:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]

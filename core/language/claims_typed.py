@@ -197,9 +197,10 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     speaker (or the named owner); "my ex Sam", "my old boss" are past."""
     roles = role_slots()
     possessive = set(slot_table()["subjects"]["en"]["speaker_possessive"])
+    third = slot_table()["subjects"]["en"]["third_possessive"]
     for i, tok in enumerate(tokens):
         low = norm(tok.text)
-        if low not in possessive and tok.text != "'s":
+        if low not in possessive and low not in third and tok.text != "'s":
             continue
         j = i + 1
         while j < len(tokens) and tokens[j].pos == "ADJ" and norm(tokens[j].text) not in roles:
@@ -215,7 +216,11 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
             found = (found[0], i - 1) if found is not None else None
         if found is None:
             continue
-        owner = ("speaker", "") if low in possessive else _owner(tokens, i + 1)
+        if low in third:  # "my brother brought his girlfriend sophie": the brother's
+            owner = subject_of(tokens, i)
+            owner = ("pronoun", str(third[low])) if owner[0] == "speaker" else owner
+        else:
+            owner = ("speaker", "") if low in possessive else _owner(tokens, i + 1)
         value = " ".join(t.text for t in tokens[k : found[1]] if t.text[:1].isupper())
         draft = _draft(tokens, j, slot, value, owner, f"role:{slot} '{tokens[j].text}'")
         if has_cue("past_state", tokens[i:j]) or has_cue("role_past", tokens[i:j]):
@@ -232,8 +237,9 @@ def _name_after(tokens: Sequence[Token], k: int) -> int:
 
 
 def _name_before(tokens: Sequence[Token], i: int) -> tuple[str, int] | None:
-    """The name and its start in "Dev is my boss" (`i` at "my"), else None."""
-    if i < 2 or norm(tokens[i - 1].text) not in ("is", "'s"):
+    """The name and its start in "Dev is my boss" or "priya (my manager)" (`i` at "my"),
+    else None."""
+    if i < 2 or norm(tokens[i - 1].text) not in ("is", "'s", "("):
         return None
     j = i - 1
     while j > 0 and is_name(tokens, j - 1):
@@ -256,11 +262,28 @@ def _named(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
                 is_name(tokens, j) or (j > i and tokens[j].text == "of") or tokens[j].pos == "PROPN"
             ):
                 j += 1
+            if not {t.text.lower() for t in tokens[i:j]} & marks:
+                j = max(j, _lower_name(tokens, i, marks))  # "at maple primary"
             run = [t.text for t in tokens[i:j]]
             if j > i and {w.lower() for w in run} & marks and _placed(tokens, i):
                 value = " ".join(run).strip()
                 yield _draft(tokens, i, slot, value, subject_of(tokens, i), f"name:{slot}")
             i = max(j, i + 1)
+
+
+def _lower_name(tokens: Sequence[Token], i: int, marks: set[str]) -> int:
+    """The end of a name written in lower case right after "at", "to", "in": one or two
+    nouns or adjectives, none of them a mark, then a mark ("at maple primary"; not "at
+    primary school", "at the local primary"), else `i`."""
+    if i == 0 or norm(tokens[i - 1].text) not in _BEFORE_NAMED:
+        return i
+    for k in (i + 1, i + 2):
+        if k >= len(tokens) or tokens[k].text.lower() not in marks:
+            continue
+        words = tokens[i:k]
+        if all(t.pos in ("NOUN", "ADJ", "PROPN") and t.text.lower() not in marks for t in words):
+            return k + 1
+    return i
 
 
 _OWNED_BY = frozenset({"'s", "’s"})

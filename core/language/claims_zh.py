@@ -13,6 +13,7 @@ a subject it has just said).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -160,10 +161,24 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
                 last = held  # 我男朋友是果粉，一直用iPhone: his phone, though 恋爱 is mine
         elif (named := _topic_subject(clause)) is not None:
             last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
-    topic = topic_claims_zh(text, clauses, _topic_subject)
+    topic = tuple(_unnamed(t, out) for t in topic_claims_zh(text, clauses, _topic_subject))
     first = next(iter((*out, *topic)), None)
     who = (first.subject_kind, first.subject) if first else _first_subject(clauses) or last
     return (*out, *_about(text, who), *topic)
+
+
+def _unnamed(topic: ClaimDraft, found: Sequence[ClaimDraft]) -> ClaimDraft:
+    """A topic claim of a named person without their name among its keys when a slot claim
+    of theirs says what ended (小雨裸辞了，现在去了米哈游: the job, not all said of 小雨)."""
+    if topic.subject_kind != "person" or not any(
+        (c.subject_kind, c.subject) == ("person", topic.subject)
+        and c.slot != ABOUT
+        and not c.positive
+        for c in found
+    ):
+        return topic
+    name = {topic.subject, *zh_terms(topic.subject)}
+    return attrs.evolve(topic, keys=tuple(k for k in topic.keys if k not in name))
 
 
 def _as(claim: ClaimDraft, who: tuple[str, str]) -> ClaimDraft:
@@ -278,6 +293,8 @@ def _claim(
         (p.fixed or lead.norm) if lead is not None else _value(clause, m, p.fixed, p.star, p.slot)
     )
     slot, positive = _slot_of(p, value), p.positive
+    if not positive and re.match(slot_table()["cues"]["zh"]["ending_not_values"], value):
+        value = ""  # 辞职回长沙了, 离职手续办完了: what follows the ending is no value of it
     spec = slot_table()["slots"][slot]
     latin = re.match(r"[ -~]+", value)  # 尾号2301的号码: 2301
     if latin and not _fits_zh(spec, value, p.source) and _fits_zh(spec, latin[0], p.source):

@@ -41,15 +41,17 @@ def _before() -> tuple[re.Pattern[str], re.Pattern[str]]:
 @cache
 def _stopped() -> re.Pattern[str]:
     """A state's stop said right after it: the speaker or an adverb, then 不 or 不再 and a
-    verb of doing with 了 (`stop_openers`, `stop_verbs` of the cue table)."""
+    verb of doing with 了, or a word that says it stopped (晨跑停了; `stop_openers`,
+    `stop_verbs`, `stopped_words` of the cue table)."""
     zh = slot_table()["cues"]["zh"]
     openers = "|".join(map(re.escape, sorted(zh["stop_openers"], key=len, reverse=True)))
     verbs = "|".join(map(re.escape, zh["stop_verbs"]))
-    return re.compile(rf"^[，, ]*(?:{openers}){{0,2}}不再?(?:{verbs})了")
+    stopped = "|".join(map(re.escape, zh["stopped_words"]))
+    return re.compile(rf"^[，, ]*(?:{openers}){{0,2}}(?:不再?(?:{verbs})了|{stopped})")
 
 
 def stopped_after(text: str) -> bool:
-    """Whether `text` (what follows a state) stops it: 生酮我不搞了, 健身房现在不去了."""
+    """Whether `text` (what follows a state) stops it: 生酮我不搞了, 健身房现在不去了, 晨跑停了."""
     return _stopped().match(text) is not None
 
 

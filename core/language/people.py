@@ -30,6 +30,7 @@ __all__ = [
     "names_person",
     "nickname_of",
     "owner_in",
+    "relation_words",
     "says_i",
     "share_a_name",
     "subject_of",
@@ -50,6 +51,11 @@ def _full(word: str) -> str:
 @cache
 def _words(group: str) -> frozenset[str]:
     return frozenset(slot_table()["subjects"]["en"][group])
+
+
+def relation_words() -> frozenset[str]:
+    """The words for a relative ("sister", "mum", "bf")."""
+    return _words("relations")
 
 
 def _plain(word: str) -> bool:
@@ -219,7 +225,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
             rel = _relation(head, i + 1)
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
-            return "relation", _full(low)
+            return "relation", _pair(head, i) or _full(low)
         owner = _possessor(clause, i)
         if owner is not None:
             return owner
@@ -231,6 +237,16 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
                 return "speaker", ""
             return "person", found[0]
     return _named_first(clause, start)
+
+
+def _pair(head: Sequence[Token], i: int) -> str | None:
+    """The relation two relatives make together ("mum and dad": parents), when the words
+    from `i` name both (`subjects.en.pairs`)."""
+    if i + 2 >= len(head) or head[i + 1].text.lower() not in ("and", "&", "n"):
+        return None
+    both = {_full(head[i].text.lower()), _full(head[i + 2].text.lower())}
+    pairs = slot_table()["subjects"]["en"]["pairs"]
+    return next((str(k) for k, ws in pairs.items() if any(both == set(w) for w in ws)), None)
 
 
 def _named_first(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
@@ -367,14 +383,16 @@ def says_i(text: str) -> bool:
 
 
 def names_after_relation(tokens: Sequence[Token], i: int) -> bool:
-    """Whether lowercase token `i` is a first name after the speaker's relative ("my gf emma",
-    "my sister sarah"): a known given name, and a word the tagger takes for a noun or name."""
+    """Whether lowercase token `i` is a first name after a relative ("my gf emma", "my
+    sister sarah", "his girlfriend sophie"): a known given name, and a word the tagger takes
+    for a noun or name."""
     if i < 2 or tokens[i].pos not in ("NOUN", "PROPN", "ADJ", "X"):
         return False
     low = tokens[i].text.lower()
+    owner = tokens[i - 2].text.lower()
     return (
         tokens[i - 1].text.lower() in _words("relations")
-        and tokens[i - 2].text.lower() in _words("speaker_possessive")
+        and (owner in _words("speaker_possessive") or owner in _words("third_possessive"))
         and is_first_name(low)
     )
 

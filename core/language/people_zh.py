@@ -17,8 +17,10 @@ from bitemporal_core.language.slots import slot_table
 __all__ = [
     "zh_alias_opening",
     "zh_aliases",
+    "zh_called",
     "zh_mentioned",
     "zh_prefixed_names",
+    "zh_relatives",
     "zh_says_i",
     "zh_subject",
 ]
@@ -27,6 +29,7 @@ _ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
 
 
 _ZH_MINE = ("我", "我家", "我们家", "咱家")  # before a relative: the speaker's (我家儿子豆豆)
+_AH = "阿"  # 阿 + a given name (阿杰) is a name of two
 
 
 @cache
@@ -133,6 +136,19 @@ def zh_mentioned(text: str) -> list[str]:
     return []
 
 
+def zh_relatives(text: str) -> list[str]:
+    """The relatives a Chinese statement names (给女儿找了个老师: relation:女儿), longest word
+    first, each once (表哥 is not also 哥)."""
+    aliases = slot_table()["subjects"]["zh"]["relation_aliases"]
+    out: list[str] = []
+    rest = text
+    for relation in _zh_relation_words():
+        if relation in rest:
+            out.append("relation:" + aliases.get(relation, relation))
+            rest = rest.replace(relation, " ")
+    return list(dict.fromkeys(out))
+
+
 def _zh_owned(text: str) -> str:
     """The relation word after 的 at the start of `text` (的同桌 -> 同桌; not 的钢琴老师, a
     relative's thing), else ""."""
@@ -157,6 +173,8 @@ def _zh_name(text: str) -> str:
     first, end = words[0].norm, words[0].end
     # a doubled pair before another is a word of four (兜兜转转, 高高兴兴), no name
     doubled = _doubled(first) and not (len(text) > end + 1 and text[end] == text[end + 1])
+    if len(first) > 2 and (_prefixed(first) or first[0] in _AH):
+        return text[:2]  # 小王升组长了, 阿杰升了: the name, then the verb joined to it
     named = words[0].tag.startswith("nr") or _prefixed(first) or doubled
     return text[:end] if named else ""
 
@@ -193,9 +211,10 @@ def zh_aliases(name: str) -> frozenset[str]:
 
 def zh_says_i(text: str) -> bool:
     """Whether a Chinese text names its speaker (我, 我们, 咱们), not only as the object of
-    a preposition (天天在我面前夸鸿蒙, 跟我说: someone else does it)."""
+    a preposition or verb (天天在我面前夸鸿蒙, 跟我说, 请我们吃饭: someone else does it)."""
     subjects = slot_table()["subjects"]["zh"]
     text = re.sub("[" + subjects["object_marks"] + "]我(?!们)", "", text)
+    text = re.sub("[" + subjects["us_object_marks"] + "]我们", "", text)  # 说请我们吃烤肉
     return any(word in text for word in subjects["speaker"])
 
 
@@ -216,6 +235,12 @@ def _doubled(word: str) -> bool:
     """A doubled pair of characters used as a name (朵朵, 豆豆), not a word (天天, 妈妈)."""
     subjects = slot_table()["subjects"]["zh"]
     return len(word) == 2 and word[0] == word[1] and word not in subjects["doubled_not_names"]
+
+
+def zh_called(name: str) -> bool:
+    """Whether a Chinese name is one said as people are called (小雨, 老周, 阿杰, 朵朵): a
+    name for sure, where one read off a surname may be a word (陆冲, longboarding)."""
+    return _called(name)
 
 
 def _called(name: str) -> bool:

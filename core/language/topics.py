@@ -19,12 +19,14 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from bitemporal_core.language.claims_en import clauses, keys_of
+from bitemporal_core.language.claims_en import keys_of
+from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import ended_for, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
+from bitemporal_core.language.people_zh import zh_called
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.values_en import is_time
 
@@ -371,8 +373,10 @@ def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:
 
 def is_brand(who: tuple[str, str]) -> bool:
     """Whether a named subject is a brand or kind of a family, not a person ("Octopus took
-    over our supply": the speaker's supplier changed; "dentist check up is tuesday")."""
-    keys = keys_of(who[1]) if who[0] == "person" else []
+    over our supply": the speaker's supplier changed; "dentist check up is tuesday"), or one
+    of its things ("barclays app is down again")."""
+    first = who[1].split()[:1] if who[0] == "person" else []
+    keys = keys_of(first[0]) if first else ()
     return bool(keys) and all(k in _family() for k in keys)
 
 
@@ -492,7 +496,11 @@ def topic_claims_zh(
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
             said_of = subject(clause)
-            last = said_of if said_of and said_of[0] in ("pronoun", "relation") else last
+            if said_of and (
+                said_of[0] in ("pronoun", "relation")
+                or (said_of[0] == "person" and zh_called(said_of[1]))  # 小雨裸辞了，现在...
+            ):
+                last = said_of
             continue
         if framed or _blocked_zh(clause, scope="clause"):
             continue

@@ -334,6 +334,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
         return [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
     held = [c for c in live if c.claim.positive]
+    new = _read_as_held(new, held)
     named = [c.fact_id for c in held if _names(new, c.claim)]
     if new.slot in (ANY, ABOUT):  # "I quit the choir": whatever holds that value ends
         return named
@@ -342,7 +343,9 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         return list(dict.fromkeys(denied + _positive(new, held) + _passed(new, candidates)))
     same = [c for c in held if _own_slot(c.claim) == new.slot]
     if not new.positive:
-        if new.single:
+        if new.single and _denied_state(new):  # "we're not even married": still together
+            ended = [c.fact_id for c in same if _holds_state(new, c.claim)]
+        elif new.single:
             ended = [c.fact_id for c in same]
         else:
             ended = [c.fact_id for c in same if _related(new, c.claim)]
@@ -352,6 +355,21 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         topical = [c.fact_id for c in states if c.claim.positive and _names_slot(new, c.claim)]
         return list(dict.fromkeys(ended + named + topical))
     return []
+
+
+def _denied_state(claim: Claim) -> bool:
+    """A negated claim of a state another value of its slot may go on without (the slot's
+    `denied_alone`: "we're not even married" leaves "been together" true): it ends only
+    that state."""
+    spec = slot_spec(claim.slot.partition(":")[0])
+    return claim.value.lower() in spec.get("denied_alone", ())
+
+
+def _holds_state(denied: Claim, old: Claim) -> bool:
+    """A held claim of the state a negated claim denies: its value, or a phrasing that says
+    it ("married to {v}" for "not married anymore")."""
+    state = denied.value.lower()
+    return _same_value(denied, old) or state in phrasing_of(old.rule).lower().split()
 
 
 def _passed(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
@@ -415,7 +433,8 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     """What a positive claim retires among the held values of its slot."""
     same = [c for c in held if _own_slot(c.claim) == new.slot]
     if new.single:
-        return [c.fact_id for c in same if not _same_value(new, c.claim)]
+        kind = [c.fact_id for c in held if new.mode != "add" and _kind_named(new, c.claim)]
+        return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
         kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
         dated = [*same, *kin]
@@ -430,6 +449,32 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
             found = [same[0].fact_id]  # "doc switched me to citalopram": the one medicine
         return found
     return []
+
+
+def _read_as_held(new: Claim, held: Sequence[Candidate]) -> Claim:
+    """A phrasing two slots share (the slot's `read_as`: "first day at {v}", a job or a
+    school) read for the other slot when the subject holds that one and not its own: a
+    pupil's first day at a new school."""
+    phrasing = phrasing_of(new.rule)
+    slots = {_own_slot(c.claim) for c in held}
+    for other, phrasings in slot_spec(new.slot).get("read_as", {}).items():
+        if phrasing in phrasings and other in slots and new.slot not in slots:
+            return attrs.evolve(new, slot=other)
+    return new
+
+
+def _kind_named(new: Claim, old: Claim) -> bool:
+    """A statement no slot read that names a thing of the kind a single-valued slot a family
+    heads holds (`_named_slots`), which the new claim's statement does not name ("barclays
+    app is down again" for "my bank is Starling now"): the one held before."""
+    if new.slot not in _named_slots() or old.slot != ABOUT or not old.positive:
+        return False
+    if old.mode != "state":
+        return False
+    kind = _slot_topics(new.slot)
+    things = {k for k in (*old.keys, *old.context) if kind & topic_terms((k,))}
+    # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
+    return bool(things) and not things & {*new.keys, *new.context}
 
 
 def _swaps(claim: Claim) -> bool:
@@ -538,9 +583,10 @@ def wanted_keys(claim: Claim) -> tuple[str, ...]:
     """The keys under which the held claims a new claim may retire are found: its slot, the
     words of its value (`_names`) and their topics (`_same_topic`)."""
     terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
-    if _ends_slot(claim):
+    if _ends_slot(claim) or (claim.single and claim.positive and claim.slot in _named_slots()):
         terms |= _slot_topics(claim.slot)
     slots = set(kin_slots(claim.slot)) | (same_slots(claim.slot) - {claim.slot})
+    slots |= set(slot_spec(claim.slot).get("read_as", ()))  # a pupil's "first day at"
     if claim.slot == TOPIC:  # the slots its topics name (`_same_topic`)
         slots |= {slot for slot in _named_slots() if _slot_topics(slot) & terms}
     kin = (k for slot in sorted(slots) for k in _keyed(claim.subject, slot, set()))

@@ -28,11 +28,10 @@ from bitemporal_core.language.continued import continued, names_any
 from bitemporal_core.language.people import names_person, says_i, share_a_name
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import ClaimDraft
-from bitemporal_core.language.topics import TOPIC, ends_subject
+from bitemporal_core.language.topics import TOPIC, brand_slot, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
-    ANY,
     UNKEYED,
     Candidate,
     Mentions,
@@ -49,6 +48,7 @@ from bitemporal_core.services.claims import (
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
 from bitemporal_core.services.named import ended_by_name
+from bitemporal_core.services.others import Said, ended_by_others
 
 __all__ = ["MAX_PLANNED", "TALK", "Book", "Planned", "Retire", "plan_statements"]
 
@@ -242,6 +242,7 @@ def plan_statements(
     for st in statements:
         fact_id = uuid.uuid4().hex
         keep = st.category == MEMORY or ctx.formation.keep == "all"
+        known = frozenset(mentions.recent)
         for person in st.people:
             mentions.add(mentions.alias(person))  # "katie" after Katherine: her
         if not keep:
@@ -269,6 +270,7 @@ def plan_statements(
             at=at,
             speaker=speaker,
             mentions=mentions,
+            known=known,
         )
         retire = _retirements(said) if updates != "off" else []
         retire = [r for r in retire if r.fact is None or not names_any(r.fact.text, going_on)]
@@ -330,8 +332,10 @@ def _new_claim(claim_id: str, claim: Claim, said: str) -> NewClaim:
 
 
 def _name_terms(st: Analysed) -> set[str]:
-    """The word stems of the names a statement mentions (not its relatives)."""
-    return {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
+    """The word stems of the names a statement mentions (not its relatives), and of the
+    brands it names ("the volvo finally died": whoever's Volvo it was)."""
+    brands = {k for k, _ in st.concepts if brand_slot(k)}
+    return brands | {k for p in st.people if p.startswith("person:") for k in claim_keys(p[7:])}
 
 
 @attrs.frozen(kw_only=True)
@@ -346,6 +350,7 @@ class _Said:
     at: datetime
     speaker: str | None
     mentions: Mentions
+    known: frozenset[str] = frozenset()  # who was mentioned before the statement
 
     @property
     def scope(self) -> RecallScope:
@@ -353,37 +358,10 @@ class _Said:
         return RecallScope(namespace=self.namespace, valid_at=self.at, known_at=self.at)
 
 
-def _named_elsewhere(s: _Said) -> list[tuple[str, Claim, str]]:
-    """What a change that names someone or something by name ("hollie moved out", "biscuit
-    died", "dr okafor retired") and ends nothing of its own subject ends of the others the
-    conversation recently mentioned: their facts that name that name ("my flatmate is Hollie",
-    "the kids' hamster is called Biscuit"). The speaker is never reached this way; their
-    claims are read only here, when the statement's own subject held nothing to retire."""
-    names = _name_terms(s.st)
-    others = [k for k in s.mentions.recent if "=" not in k] if names else []
-    reach = [
-        attrs.evolve(c, subject=other)
-        for c in s.claims
-        if c.slot in (TOPIC, ANY) and may_retire(c) and (c.slot == TOPIC or not c.positive)
-        for other in others
-        if other != c.subject
-    ]
-    if not reach:
-        return []
-    s.book.ensure(s.ctx, s.namespace, reach, s.at)
-    found: list[tuple[str, Claim, str]] = []
-    for claim in reach:
-        named = [
-            c for c in s.book.candidates(claim.subject) if names & {*c.claim.keys, *c.claim.context}
-        ]
-        found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
-    return found
-
-
 def _retirements(s: _Said) -> list[Retire]:
     """What a statement retires: the LLM's decision among the candidates when one is
     configured and answers, else the offline rules' (the later claim acting last; facts of
-    others only when its own subject held nothing: `_named_elsewhere`)."""
+    others only when its own subject held nothing: `services.others`)."""
     book = s.book
     kept = {f for c in s.claims for f in restated(c, book.candidates(c.subject))}
     by_rule = [
@@ -391,7 +369,7 @@ def _retirements(s: _Said) -> list[Retire]:
         for claim in s.claims
         for fact_id in retired_by(claim, book.candidates(claim.subject))
         if not (claim.slot == TOPIC and fact_id in kept)
-    ] or _named_elsewhere(s)
+    ] or _others(s)
     offline: dict[str, Retire] = {}
     for fact_id, claim, rule in by_rule:
         offline.setdefault(
@@ -410,6 +388,25 @@ def _retirements(s: _Said) -> list[Retire]:
         return found
     decided = _llm_retirements(s)
     return found if decided is None else decided
+
+
+def _others(s: _Said) -> list[tuple[str, Claim, str]]:
+    """What the statement ends of facts about others (`services.others`)."""
+
+    def read(claims: Sequence[Claim]) -> None:
+        s.book.ensure(s.ctx, s.namespace, claims, s.at)
+
+    said = Said(
+        claims=s.claims,
+        text=s.st.text,
+        known=s.known,
+        mentions=s.mentions,
+        read=read,
+        held=s.book.candidates,
+        people=s.st.people,
+        names=_name_terms(s.st),
+    )
+    return ended_by_others(said)
 
 
 def _by_name(s: _Said) -> list[Retire]:
