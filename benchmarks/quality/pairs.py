@@ -4,7 +4,8 @@ English and Chinese), each in a fresh store, the second message a day after the 
 through `remember` only, no explicit supersede. An update is right when, a month later, no
 sentence of the first message is still true and one of the second is; an addition when both
 are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since),
-`data/pairs_dev2.json` (written blind at stop 50) and the formation tests'
+`data/pairs_dev2.json` (written blind at stop 50, tuned on since), `data/pairs_dev3.json`
+(written blind at stop 50, not read) and the formation tests'
 `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
@@ -26,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 SETS = {
     "pairs_dev1": HERE / "data" / "pairs_dev1.json",
     "pairs_dev2": HERE / "data" / "pairs_dev2.json",
+    "pairs_dev3": HERE / "data" / "pairs_dev3.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)

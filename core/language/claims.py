@@ -17,6 +17,7 @@ from functools import cache
 import attrs
 
 from bitemporal_core.language.claims_en import claims_en
+from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.claims_typed import about_claim, typed_claims
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
@@ -29,7 +30,7 @@ from bitemporal_core.language.people import (
     names_after_relation,
     relation_words,
 )
-from bitemporal_core.language.slots import ClaimDraft, phrasing_of, role_slots, slot_table
+from bitemporal_core.language.slots import ANY, ClaimDraft, phrasing_of, role_slots, slot_table
 from bitemporal_core.language.topics import (
     brand_slot,
     category_slot,
@@ -64,9 +65,33 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     if _CJK.search(text):
         return _ends_what_was_said(claims_zh(text))
     tokens = truecased(tokens)
-    found = _brand_ended(claims_en(tokens, brand_slot=brand_slot))
+    found = _slot_ended(_brand_ended(claims_en(tokens, brand_slot=brand_slot)))
     found += typed_claims(tokens, found)
     return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
+
+
+def _slot_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
+    """An ending of what names only one slot itself ("cancelled the membership": the gym's
+    `generic` words) ends that slot's value, not only the facts that say the same words."""
+    return tuple(_ended_slot(d) if d.slot == ANY and not d.positive else d for d in drafts)
+
+
+def _ended_slot(draft: ClaimDraft) -> ClaimDraft:
+    slots = [s for s, words in _generic_keys().items() if draft.keys and set(draft.keys) <= words]
+    if len(slots) != 1:
+        return draft
+    single = slot_table()["slots"][slots[0]]["cardinality"] == "one"
+    return attrs.evolve(draft, slot=slots[0], single=single)
+
+
+@cache
+def _generic_keys() -> dict[str, frozenset[str]]:
+    """Each slot's `generic` words as stems."""
+    return {
+        slot: frozenset(claim_keys(" ".join(spec["generic"])))
+        for slot, spec in slot_table()["slots"].items()
+        if spec.get("generic")
+    }
 
 
 def _brand_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
@@ -139,6 +164,12 @@ def _paired_name(tokens: Sequence[Token], i: int) -> bool:
     )
 
 
+def _drug(tok: Token) -> bool:
+    """A word of a medicine's shape (the medication slot's `shaped` shape: "citalopram")."""
+    shape = slot_table()["slots"]["medication"]["en"]["shaped"]["shape"]
+    return re.search(shape, tok.text) is not None
+
+
 def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
     """Informal lowercase text as it would be written: a lowercase word the tagger reads as a
     proper noun gets its capital ("amy's moved to leeds" -> "Amy", "Leeds"), and so does a
@@ -169,6 +200,8 @@ def truecased(tokens: Sequence[Token]) -> tuple[Token, ...]:
             tok = attrs.evolve(tok, pos="PROPN")
         if low and tok.tag == "VBZ" and i and tokens[i - 1].text.lower() in named_after:
             tok = attrs.evolve(tok, pos="PROPN")  # "transferred to leeds uni": no "to" + -s verb
+        if low and tok.tag == "VB" and i and tokens[i - 1].text.lower() == "to" and _drug(tok):
+            tok = attrs.evolve(tok, pos="NOUN")  # "switched to citalopram": no "to" + verb
         if low and (tok.pos == "PROPN" or tok.text == "i"):
             tok = attrs.evolve(tok, text=tok.text[:1].upper() + tok.text[1:])
         out.append(tok)

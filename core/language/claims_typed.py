@@ -62,10 +62,13 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
 
 def _told_past(tokens: Sequence[Token], verb: int, ceased: bool) -> bool:
     """An event told in the past tense ("I went to my first rehearsal on Thursday", "a shelf
-    cracked"), not a perfect ("Carol's got diabetes", "I've joined"), nor a statement that
-    says something changed ("I left the choir")."""
+    cracked"), not a perfect ("Carol's got diabetes", "I've joined"), a state begun ("signed
+    up to puregym": `state_starts`), nor a statement that says something changed ("I left
+    the choir")."""
     if verb >= len(tokens) or ceased or tokens[verb].tag not in ("VBD", "VBN"):
         return False
+    if tokens[verb].text.lower() in slot_table()["cues"]["en"]["state_starts"]:
+        return False  # "signed up to puregym": a membership begun, not an event
     before = [t.text.lower().replace("’", "'") for t in tokens[:verb] if t.pos != "ADV"]
     perfect = bool(before) and before[-1] in _PERFECT
     passive = tokens[verb].tag == "VBN" and any(t.pos == "AUX" for t in tokens[:verb])
