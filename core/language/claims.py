@@ -152,13 +152,14 @@ def change_cue(text: str, tokens: Sequence[Token]) -> str:
 def _paired_name(tokens: Sequence[Token], i: int) -> bool:
     """A known first name paired with the speaker ("me and tom", "tom and i") or said to be
     what someone is called ("seeing someone called nadia")."""
-    words = [t.text.lower() for t in tokens]
+    words = [t.text.lower() for t in tokens[max(i - 2, 0) : i + 3]]
+    at = min(i, 2)  # where token `i` stands in `words`
     calling = slot_table()["cues"]["en"]["calling_words"]
-    if i > 0 and words[i - 1] in calling and words[i] not in relation_words():
+    if at and words[at - 1] in calling and words[at] not in relation_words():
         return tokens[i].pos in ("NOUN", "PROPN", "X")  # not "called it off"
     if not is_first_name(tokens[i].text):
         return False
-    return words[i - 2 : i] in (["me", "and"], ["i", "and"]) or words[i + 1 : i + 3] in (
+    return words[at - 2 : at] in (["me", "and"], ["i", "and"]) or words[at + 1 : at + 3] in (
         ["and", "i"],
         ["and", "me"],
     )

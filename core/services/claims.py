@@ -361,8 +361,7 @@ def _denied_state(claim: Claim) -> bool:
     """A negated claim of a state another value of its slot may go on without (the slot's
     `denied_alone`: "we're not even married" leaves "been together" true): it ends only
     that state."""
-    spec = slot_spec(claim.slot.partition(":")[0])
-    return claim.value.lower() in spec.get("denied_alone", ())
+    return claim.value.lower() in slot_spec(claim.slot).get("denied_alone", ())
 
 
 def _holds_state(denied: Claim, old: Claim) -> bool:

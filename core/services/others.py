@@ -23,6 +23,7 @@ from bitemporal_core.services.claims import Candidate, Mentions, may_retire, ret
 __all__ = ["Said", "ended_by_others"]
 
 _WORDS = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
+_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "他", "她"})
 
 
 Found = list[tuple[str, Claim, str]]
@@ -185,6 +186,3 @@ def ended_for_other(said: Said) -> Found:
             retired, as_other = next(iter(hits.values()))
             found.extend((f, as_other, as_other.rule + " (theirs)") for f in retired)
     return found
-
-
-_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "他", "她"})

@@ -63,6 +63,24 @@ from ._said import say, texts
         ("我弟在读高三，天天刷题", "我弟高考完了，被南大录取了"),
         ("阿杰还在那家电商公司当产品经理", "阿杰升了！现在是产品总监，说请我们吃烤肉"),
         ("又去找Tony老师剪头了", "Tony老师跳槽了，以后改找楼下那家的Kevin"),
+        # day shifts are shifts, no date moved
+        ("My wife works nights at the hospital", "Wife's finally on day shifts, 8 to 4"),
+        # an ending of only a slot's own words ends the slot; a state begun is no event
+        ("signed up to puregym on the high street, £24.99 a month", "cancelled the membership"),
+        ("won 7-4 at five-a-side tonight", "told the lads I'm done with five-a-side"),
+        ("my flatmate chloe has started making sourdough", "chloe moved out this morning"),
+        (
+            "gp put me on sertraline 50mg for the anxiety",
+            "switched to citalopram 20mg, fingers crossed",
+        ),
+        (
+            "my son alfie forgot his pe kit again at maple primary",
+            "alfie's first day at st anne's",
+        ),
+        (
+            "priya (my manager) is pushing me to lead the migration",
+            "I'm reporting to mark from platform",
+        ),
     ],
 )
 def test_stop_50_a_later_statement_retires_the_earlier(
@@ -91,6 +109,11 @@ def test_stop_50_a_later_statement_retires_the_earlier(
         ("爱奇艺会员又自动续费了，算了就当为了看狂飙", "开了B站大会员，为了看番，一年148还行"),
         # a trip that moved is no move of house
         ("I live in Leeds", "booked krakow for march and it's moved again, now april"),
+        # a second car said with the first one named: the first goes on
+        (
+            "our corsa needs new tyres before the mot",
+            "picked up a used fiat 500 for when james has the corsa",
+        ),
     ],
 )
 def test_stop_50_what_only_looks_like_a_change_retires_nothing(

@@ -62,6 +62,13 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
         ("Tom got laid off from Amazon", ("person", "tom", "employer", "Amazon", False)),
         ("Noah's outgrown his peanut allergy", ("person", "noah", "allergy", "peanut", False)),
         ("I have porridge for breakfast", ("speaker", "", "breakfast", "porridge", True)),
+        ("I've shifted krakow to the 21st", ("speaker", "", "event_date", "21st", True)),
+        ("cancelled the membership today", ("speaker", "", "gym", "membership", False)),
+        ("I'm done with five-a-side", ("speaker", "", "any", "five", False)),
+        (
+            "switched to citalopram 20mg as of this week",
+            ("speaker", "", "medication", "citalopram 20 mg", True),
+        ),
     ],
 )
 def test_stop_50_english_readings(text: str, expected: tuple[str, str, str, str, bool]) -> None:
@@ -78,10 +85,13 @@ def test_a_lowercase_school_name_after_at_is_a_school() -> None:
     [
         "and it's moved again, now going 4th april",  # a trip, no move of house
         "gp bumped me up to 100 on the sertraline",  # a dose: no salary
+        "wife's finally on day shifts, 8 to 4",  # shifts, no date moved
     ],
 )
 def test_what_reads_no_residence_school_or_salary(text: str) -> None:
-    assert not [d for d in _drafts(text) if d.slot in ("residence", "salary", "school")]
+    assert not [
+        d for d in _drafts(text) if d.slot in ("residence", "salary", "school", "event_date")
+    ]
 
 
 def test_it_as_what_someone_has_still_reads() -> None:
