@@ -15,8 +15,7 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.people import nickname_of
-from bitemporal_core.language.people_zh import zh_alias_opening, zh_says_i
+from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
     ANY,
@@ -31,13 +30,13 @@ from bitemporal_core.language.slots import (
 from bitemporal_core.language.topics import SLOTLESS, TOPIC, family_heads, topic_terms
 from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
+from bitemporal_core.services.mentions import SINGULAR_PRONOUNS, Mentions
 
 __all__ = [
     "ABOUT",
     "ANY",
     "UNKEYED",
     "Candidate",
-    "Mentions",
     "entity_key",
     "held_keys",
     "names_topic",
@@ -48,117 +47,9 @@ __all__ = [
     "topic_keys",
     "wanted_keys",
 ]
-_PLURAL = frozenset({"parents", "kids", "children", "family", "in-laws", "爸妈", "父母", "孩子们"})
-_SINGULAR_PRONOUNS = frozenset({"he", "she", "him", "her", "他", "她"})
 _PAIR_PRONOUNS = frozenset({"他俩", "她俩", "他们俩", "她们俩"})  # two others, never the speaker
 UNKEYED = SLOTLESS
 """The slots whose claims are filed by what they name, not by slot."""
-
-
-@attrs.define
-class Mentions:
-    """Who a conversation mentioned, most recent first: entity keys of people and relatives
-    (the speaker excluded), to resolve pronouns; then the relatives it named
-    (`relation:dad=person:pete`), so that a later "dad" is the same entity."""
-
-    recent: list[str] = attrs.field(factory=list)
-    changed: bool = False
-    keep: int = 12
-
-    def add(self, key: str) -> None:
-        if key.startswith(("speaker:", "unknown:")):
-            return
-        people = [k for k in self.recent if "=" not in k]
-        aliases = [k for k in self.recent if "=" in k]
-        if "=" in key:
-            relation = key.split("=", 1)[0] + "="
-            aliases = [a for a in aliases if not a.startswith(relation)] + [key]
-        else:
-            if key in people:
-                people.remove(key)
-            people.insert(0, key)
-        stored = people[: self.keep] + aliases[-self.keep :]
-        if stored != self.recent:
-            self.changed = True
-        self.recent[:] = stored
-
-    def alias(self, key: str) -> str:
-        """The person a relative was named as ("my dad Pete"), or the one person mentioned
-        whose first name a short name begins ("rach" for Rachel), else `key` itself."""
-        found = next((a for a in self.recent if a.startswith(key + "=")), None)
-        if found is not None:
-            return found.split("=", 1)[1]
-        kin = self._kin(key)
-        if kin is not None:
-            return self.alias(kin)
-        return self._named_in_full(key) or key
-
-    def _kin(self, key: str) -> str | None:
-        """The one relative mentioned whom a relation word not mentioned itself may stand
-        for (`subjects.relation_families`): "the kid" for the son, "my partner" for the
-        husband, 孩子 for 儿子; and the other way round ("my husband" for "my partner")."""
-        kind, _, word = key.partition(":")
-        if kind != "relation" or any(k == key or k.startswith(key + "=") for k in self.recent):
-            return None
-        families = slot_table()["subjects"]["relation_families"]
-        kin = set(families.get(word, ())) | {g for g, words in families.items() if word in words}
-        said = {k.split("=", 1)[0].partition(":")[2] for k in self.recent if k.startswith(kind)}
-        found = kin & said
-        return "relation:" + found.pop() if len(found) == 1 else None
-
-    def _named_in_full(self, key: str) -> str | None:
-        """The one person mentioned whom a short name not mentioned itself may stand for
-        (`nickname_of`: "rach" for Rachel, "jonno" for Jonathan, 洋子 for 刘洋; not "tom"
-        when Tom and Tommy were both mentioned), or the one whose short name was mentioned
-        when a full name comes later ("Joseph" after "Joe")."""
-        kind, _, name = key.partition(":")
-        if kind != "person" or key in self.recent:
-            return None
-        people = self._people()
-        fuller = {k for k in people if nickname_of(name, k.partition(":")[2])}
-        if not fuller:  # "Dev" mentioned, then "Devendra"
-            fuller = {k for k in people if nickname_of(k.partition(":")[2], name)}
-        return fuller.pop() if len(fuller) == 1 else None
-
-    def _people(self) -> list[str]:
-        return [k for k in self.recent if k.startswith("person:") and "=" not in k]
-
-    def opening(self, text: str) -> str | None:
-        """The person mentioned whom a Chinese statement without 我 opens by name or short
-        name (洋子辞职回老家了 after 我发小刘洋...): its claims are that person's, not the
-        speaker's."""
-        names = [k.partition(":")[2] for k in self._people()]
-        found = zh_alias_opening(text, [n for n in names if not n.isascii()])
-        return None if found is None else "person:" + found
-
-    def pronoun(self, word: str, prefer: Collection[str] = ()) -> str | None:
-        """The entity a pronoun points back to: he/she the latest person or relative who is
-        not a group and whose relation does not say the other gender (she is not "my dad");
-        they/them the latest group (else None: the speaker's "they"). Among those, the latest
-        in `prefer` (the ones the statement's topic is held about) comes first."""
-        found = self.referents(word)
-        return next((k for k in found if k in prefer), found[0] if found else None)
-
-    def referents(self, word: str) -> list[str]:
-        """Whom a pronoun may point back to, latest first (`pronoun`)."""
-        singular = word in _SINGULAR_PRONOUNS
-        wanted = _gender(word)
-        out = []
-        for key in self.recent:
-            if "=" in key:
-                continue
-            name = key.split(":", 1)[1]
-            plural = name in _PLURAL
-            known = _gender(name) if key.startswith("relation:") else None
-            if plural != singular and not (wanted and known and known != wanted):
-                out.append(key)
-        return out
-
-
-def _gender(word: str) -> str | None:
-    """The gender ("male", "female") a pronoun or relation word says, if any (`data/slots.json`)."""
-    genders = slot_table()["subjects"]["genders"]
-    return next((g for g, words in genders.items() if word in words), None)
 
 
 def entity_key(kind: str, name: str, speaker: str | None) -> str:
@@ -182,7 +73,7 @@ def resolve(
     if draft.subject_kind == "pronoun":
         found = mentions.pronoun(draft.subject, topical)
         if found is None:  # "they" with nobody to point at is the speaker's "they"
-            others = draft.subject in _SINGULAR_PRONOUNS | _PAIR_PRONOUNS
+            others = draft.subject in SINGULAR_PRONOUNS | _PAIR_PRONOUNS
             found = "unknown:" + draft.subject if others else entity_key("speaker", "", speaker)
         key = found
     else:

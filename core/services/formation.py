@@ -34,7 +34,6 @@ from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
     UNKEYED,
     Candidate,
-    Mentions,
     held_keys,
     may_retire,
     names_topic,
@@ -47,6 +46,7 @@ from bitemporal_core.services.claims import (
 )
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
+from bitemporal_core.services.mentions import Mentions
 from bitemporal_core.services.named import ended_by_name
 from bitemporal_core.services.others import Said, ended_by_others
 

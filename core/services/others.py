@@ -18,7 +18,8 @@ from bitemporal_core.language.people_zh import zh_relatives
 from bitemporal_core.language.slots import ABOUT, ANY, slot_table
 from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.model import Claim
-from bitemporal_core.services.claims import Candidate, Mentions, may_retire, retired_by
+from bitemporal_core.services.claims import Candidate, may_retire, retired_by
+from bitemporal_core.services.mentions import Mentions
 
 __all__ = ["Said", "ended_by_others"]
 

@@ -13,7 +13,7 @@ from bitemporal_core.language.people import nickname_of
 from bitemporal_core.language.people_zh import zh_alias_opening, zh_aliases
 from bitemporal_core.language.slots import slot_table
 from bitemporal_core.language.worthiness import category
-from bitemporal_core.services.claims import Mentions
+from bitemporal_core.services.mentions import Mentions
 from tests.unit.test_topics import retired
 
 

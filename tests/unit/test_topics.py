@@ -14,8 +14,9 @@ from bitemporal_core.language.claims import change_cue, claim_words, claims_of, 
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.topics import TOPIC, topic_terms
 from bitemporal_core.model import Fact
-from bitemporal_core.services.claims import Candidate, Mentions, resolve, restated, retired_by
+from bitemporal_core.services.claims import Candidate, resolve, restated, retired_by
 from bitemporal_core.services.formation import _remark
+from bitemporal_core.services.mentions import Mentions
 
 
 def retired(*lines: str) -> list[int]:
