@@ -94,6 +94,8 @@ def brand_slot(word: str) -> str:
     """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model;
     a bank), else "": only the slot table's `brand_slots` (a GP is no brand of doctor)."""
     found = category_words(keys_of(word)) if word[:1].isalnum() else []
+    model = re.match(r"([A-Za-z]+)\d", word)  # iPhone15, mate40: the brand before its number
+    found = found or (category_words(keys_of(model.group(1))) if model else [])
     slot = category_slot(found[0]) if found else ""
     return slot if slot in slot_table()["cues"]["en"]["brand_slots"] else ""
 

@@ -125,6 +125,7 @@ def claims_of_text(text: str) -> list[ClaimDraft]:
         ("618给我爸下单了一台iPhone 15", ("relation", "爸爸", "phone_model", "iPhone", True)),
         ("以后改找楼下那家的Kevin", ("speaker", "", "hairdresser", "楼下那家的Kevin", True)),
         ("我早餐一般吃包子和豆浆", ("speaker", "", "breakfast", "包子和豆浆", True)),
+        ("换了iPhone15，华为给我爸用了", ("speaker", "", "phone_model", "iPhone15", True)),
     ],
 )
 def test_stop_50_chinese_readings(text: str, expected: tuple[str, str, str, str, bool]) -> None:
