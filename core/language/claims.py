@@ -23,6 +23,7 @@ from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract import Sentence, Token, content_terms
 from bitemporal_core.language.extract._lexicon import ADJECTIVES
+from bitemporal_core.language.families import brand_slot, category_slot, category_words, in_family
 from bitemporal_core.language.fields import MAX_KEY
 from bitemporal_core.language.people import (
     is_first_name,
@@ -31,15 +32,7 @@ from bitemporal_core.language.people import (
     relation_words,
 )
 from bitemporal_core.language.slots import ANY, ClaimDraft, phrasing_of, role_slots, slot_table
-from bitemporal_core.language.topics import (
-    brand_slot,
-    category_slot,
-    category_words,
-    change_cue_en,
-    change_cue_zh,
-    in_family,
-    topic_claims_en,
-)
+from bitemporal_core.language.topics import change_cue_en, change_cue_zh, topic_claims_en
 
 __all__ = [
     "ClaimDraft",
@@ -249,7 +242,7 @@ def claim_words(
     drafts: Sequence[ClaimDraft], language: str = "en", named: Iterable[str] = ()
 ) -> list[str]:
     """`slot_words` of the claims' slots, then the categories of what they name and of the
-    `named` terms ("bank" for "I'm with Monzo now", "car" for 新车到了; `topics.category_words`)
+    `named` terms ("bank" for "I'm with Monzo now", "car" for 新车到了; `families.category_words`)
     with the words of the slot a category is, as stems."""
     out = slot_words((d.slot for d in drafts), language)
     categories = category_words([*(k for d in drafts for k in d.keys), *named])

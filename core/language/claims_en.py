@@ -236,7 +236,7 @@ def claims_en(
 ) -> tuple[ClaimDraft, ...]:
     """The claims the slot table's phrasings find in an English statement, in clause order
     (within a clause, by position). `brand_slot` names the slot a value's brand belongs to
-    (`topics.brand_slot`): a phrasing several slots share takes a brand only for its own
+    (`families.brand_slot`): a phrasing several slots share takes a brand only for its own
     slot ("switched to Starling" is the bank, not a school)."""
     out = []
     for clause in clauses(tokens, lead=True):

@@ -17,6 +17,7 @@ import attrs
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.cues_en import has_cue, hypothetical, negated, norm, passing
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.families import brand_slot, is_brand, topics
 from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
 from bitemporal_core.language.slots import (
     ABOUT,
@@ -27,12 +28,7 @@ from bitemporal_core.language.slots import (
     slot_spec,
     slot_table,
 )
-from bitemporal_core.language.topics import (
-    brand_slot,
-    change_cue_en,
-    is_brand,
-    topics,
-)
+from bitemporal_core.language.topics import change_cue_en
 from bitemporal_core.language.values_en import value_at
 
 __all__ = ["about_claim", "typed_claims"]
@@ -295,7 +291,7 @@ _OWNED_BY = frozenset({"'s", "’s"})
 def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """A brand of a slot's kind got by the subject ("Picked up a used Kia Niro", "got the
     Pixel 9") or the speaker's own ("my new Honda Jazz"; not "my old Civic"): a value of
-    that slot (a car, a phone model, a bank: `topics.category_slot`), after one of the slot
+    that slot (a car, a phone model, a bank: `families.category_slot`), after one of the slot
     table's `acquired` verbs or `owned` words and at most three words."""
     table = slot_table()
     cues = table["cues"]["en"]

@@ -33,6 +33,7 @@ from bitemporal_core.language.claims_zh_cues import (
 from bitemporal_core.language.claims_zh_typed import acquired_claims, shaped_claims
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
+from bitemporal_core.language.families import topics
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject
 from bitemporal_core.language.slots import (
@@ -42,13 +43,7 @@ from bitemporal_core.language.slots import (
     role_keyed,
     slot_table,
 )
-from bitemporal_core.language.topics import (
-    topic_claims_zh,
-    topics,
-    verb_keys,
-    zh_names,
-    zh_terms,
-)
+from bitemporal_core.language.topics import topic_claims_zh, verb_keys, zh_names, zh_terms
 
 __all__ = ["claims_zh"]
 

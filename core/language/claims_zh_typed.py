@@ -1,6 +1,6 @@
 """Chinese claims of values known by their kind or shape, with no phrasing before them: a
-brand got, in use or owned (新入了小米14, 华为mate40用了快四年了, 我那辆老朗逸: `topics.brand_slot`)
-and a value of a slot's Chinese `shape` (新的是199 2803 6617)."""
+brand got, in use or owned (新入了小米14, 华为mate40用了快四年了, 我那辆老朗逸:
+`families.brand_slot`) and a value of a slot's Chinese `shape` (新的是199 2803 6617)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ from bitemporal_core.language.claims_zh_cues import (
     value_keys,
 )
 from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.families import brand_slot
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people_zh import zh_subject
 from bitemporal_core.language.slots import ClaimDraft, shaped, slot_table
-from bitemporal_core.language.topics import brand_slot, zh_terms
+from bitemporal_core.language.topics import zh_terms
 
 __all__ = ["acquired_claims", "shaped_claims"]
 
@@ -31,7 +32,7 @@ def acquired_claims(
     clause: str, last: tuple[str, str], said: str, filled: set[str]
 ) -> list[ClaimDraft]:
     """A brand of a slot's kind got (新入了小米14, 给我妈买了个vivo): a value of that slot
-    (`topics.brand_slot`) right after one of the slot table's `acquired` verbs and a
+    (`families.brand_slot`) right after one of the slot table's `acquired` verbs and a
     measure word, for the person it was got for (给我妈, 买了个vivo给我妈) or by."""
     cues = slot_table()["cues"]["zh"]
     verbs = sorted((v for v in cues["acquired"] if v in clause), key=len, reverse=True)

@@ -12,9 +12,10 @@ from functools import cache
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.families import family_heads
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
-from bitemporal_core.language.topics import family_heads, topic_terms
+from bitemporal_core.language.topics import topic_terms
 
 __all__ = ["continued", "names_any"]
 

@@ -59,7 +59,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     for word in [*subjects["disposal"], *subjects["benefactive"]]:  # 只好把朵朵转到...
         moved = head.rpartition(word)[2] if word in head else ""
         found = zh_subject(moved) if moved else None
-        if found is None or not (found[0] in ("relation", "pronoun") or _called(found[1])):
+        if found is None or not (found[0] in ("relation", "pronoun") or zh_called(found[1])):
             continue  # not 把周会取消了: a meeting, though 周 is a surname
         if word in subjects["disposal"] or moved.endswith(found[1]):
             return found  # 给豆豆转到: 豆豆 moves; 给老板发了辞职信 is not the boss's
@@ -238,12 +238,7 @@ def _doubled(word: str) -> bool:
 
 
 def zh_called(name: str) -> bool:
-    """Whether a Chinese name is one said as people are called (小雨, 老周, 阿杰, 朵朵): a
+    """Whether a Chinese name is one said as people are called (小林, 老周, 阿杰, 朵朵): a
     name for sure, where one read off a surname may be a word (陆冲, longboarding)."""
-    return _called(name)
-
-
-def _called(name: str) -> bool:
-    """A name said as people are called, not only read off a surname: 小林, 老周, 阿杰, 朵朵."""
     prefixes = slot_table()["subjects"]["zh"]["name_prefixes"]
     return _doubled(name) or (len(name) >= 2 and name[0] in prefixes)

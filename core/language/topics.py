@@ -12,18 +12,22 @@ general to be a topic and the families of words for one topic are data (`data/to
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache, lru_cache
-from importlib import resources
-from typing import Any
 
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import ended_for, norm
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.chinese import Word, tag_words
+from bitemporal_core.language.families import (
+    family_head,
+    in_family,
+    is_brand,
+    topics,
+    zh_family_heads,
+)
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
 from bitemporal_core.language.people_zh import zh_called
@@ -33,19 +37,12 @@ from bitemporal_core.language.values_en import is_time
 __all__ = [
     "SLOTLESS",
     "TOPIC",
-    "brand_slot",
-    "category_slot",
-    "category_words",
     "change_cue_en",
     "change_cue_zh",
     "ends_subject",
-    "family_heads",
-    "in_family",
-    "is_brand",
     "topic_claims_en",
     "topic_claims_zh",
     "topic_terms",
-    "topics",
     "verb_keys",
     "zh_cue_words",
     "zh_names",
@@ -66,77 +63,6 @@ _MEASURED = re.compile(r"(.)[一两几半][\u3400-\u9fff]?$")  # 喝一杯 -> �
 
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our", "ours"})
-
-
-@cache
-def topics() -> dict[str, Any]:
-    """The topic rule's cues and words (`data/topics.json`)."""
-    text = resources.files("bitemporal_core.language").joinpath("data/topics.json")
-    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return data
-
-
-def _families() -> list[list[str]]:
-    """The word families, English then Chinese (brands under an English first word: 比亚迪
-    is a car, for `category_words`)."""
-    families: list[list[str]] = [*topics()["en"]["families"], *topics()["zh"]["families"]]
-    return families
-
-
-def category_slot(category: str) -> str:
-    """The slot a family's first word names: itself, or the table's `category_slots`
-    ("phone": the phone model)."""
-    slots: dict[str, str] = topics()["category_slots"]
-    return slots.get(category, category)
-
-
-def brand_slot(word: str) -> str:
-    """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model;
-    a bank), else "": only the slot table's `brand_slots` (a GP is no brand of doctor)."""
-    found = category_words(keys_of(word)) if word[:1].isalnum() else []
-    model = re.match(r"([A-Za-z]+)\d", word)  # iPhone15, mate40: the brand before its number
-    found = found or (category_words(keys_of(model.group(1))) if model else [])
-    slot = category_slot(found[0]) if found else ""
-    return slot if slot in slot_table()["cues"]["en"]["brand_slots"] else ""
-
-
-def _kinds() -> list[list[str]]:
-    """The families, then the `kinds`: words that name a kind of thing for
-    `category_words` only, not a topic (a language: "French lessons" is no topic of "a
-    French car")."""
-    return [*_families(), *topics()["en"]["kinds"]]
-
-
-@cache
-def _family(kinds: bool = False) -> dict[str, str]:
-    """Each family word's stem -> the stem of its family's first word (with the `kinds`)."""
-    out: dict[str, str] = {}
-    for words in _kinds() if kinds else _families():
-        head = keys_of(words[0])
-        for word in words:
-            for key in keys_of(word):
-                out.setdefault(key, head[0] if head else key)
-    return out
-
-
-@cache
-def _zh_family() -> tuple[dict[str, str], re.Pattern[str]]:
-    """The words of the Chinese families headed by a Chinese word -> that word (电信, 移动 ->
-    运营商), and one pattern finding them, longest first; the brands under an English first
-    word (比亚迪 -> car) are read as brands."""
-    heads = {word: head for word, head in _family().items() if _CJK.search(head)}
-    words = sorted(heads, key=len, reverse=True)
-    return heads, re.compile("|".join(map(re.escape, words)) or "(?!)")
-
-
-def family_heads() -> frozenset[str]:
-    """The topics that head a family ("manager" for boss and supervisor)."""
-    return frozenset(_family().values())
-
-
-def in_family(key: str) -> bool:
-    """Whether a word's stem is one of a family's ("mobile", "nationwide", "boss")."""
-    return key in _family()
 
 
 @cache
@@ -373,15 +299,6 @@ def _owned(tokens: Sequence[Token]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def is_brand(who: tuple[str, str]) -> bool:
-    """Whether a named subject is a brand or kind of a family, not a person ("Octopus took
-    over our supply": the speaker's supplier changed; "dentist check up is tuesday"), or one
-    of its things ("barclays app is down again")."""
-    first = who[1].split()[:1] if who[0] == "person" else []
-    keys = keys_of(first[0]) if first else ()
-    return bool(keys) and all(k in _family() for k in keys)
-
-
 def _first_person(clause: Sequence[Token]) -> bool:
     return any(t.text.lower() in _FIRST_PERSON for t in clause)
 
@@ -398,7 +315,7 @@ def _names(clause: Sequence[Token], i: int) -> bool:
         return True
     nxt = clause[i + 1] if i + 1 < len(clause) else None
     modifier = nxt is not None and nxt.pos in _NOUNS  # "mobile number" names a number
-    family = not modifier and any(k in _family() for k in keys_of(tok.text))
+    family = not modifier and any(in_family(k) for k in keys_of(tok.text))
     return family or _object_word(clause, i)
 
 
@@ -571,31 +488,17 @@ def zh_terms(text: str) -> set[str]:
     return out
 
 
-def category_words(keys: Iterable[str]) -> list[str]:
-    """The first words of the families the keys belong to ("barclai" -> "bank", "netflix" ->
-    "streaming"): what a question may call the thing a statement names by its brand."""
-    heads, family = _heads(), _family(kinds=True)
-    return list(dict.fromkeys(heads[family[k]] for k in keys if family.get(k) in heads))
-
-
-@cache
-def _heads() -> dict[str, str]:
-    """Each family's and kind's first word, by its stem."""
-    return {keys_of(words[0])[0]: words[0] for words in _kinds() if keys_of(words[0])}
-
-
 def topic_terms(words: Iterable[str]) -> set[str]:
     """The topics a claim's keys and context name: English stems (a family's word as its
     first one, stop words dropped) and Chinese character pairs."""
     out: set[str] = set()
-    family, stops = _family(), _stops()
+    stops = _stops()
     for word in words:
         if word.startswith(VERB):
             out.add(word)
         elif _CJK.search(word):
             out |= zh_terms(word) or _whole_name(word)
-            heads, names = _zh_family()
-            out |= {heads[name] for name in names.findall(word)}  # 移动: 运营商
+            out |= zh_family_heads(word)  # 移动: 运营商
         elif word and word not in stops:
-            out.add(family.get(word, word))
+            out.add(family_head(word))
     return out

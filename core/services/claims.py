@@ -15,6 +15,7 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
+from bitemporal_core.language.families import family_heads
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
@@ -27,7 +28,7 @@ from bitemporal_core.language.slots import (
     slot_spec,
     slot_table,
 )
-from bitemporal_core.language.topics import SLOTLESS, TOPIC, family_heads, topic_terms
+from bitemporal_core.language.topics import SLOTLESS, TOPIC, topic_terms
 from bitemporal_core.language.values_en import is_time
 from bitemporal_core.model import Claim
 from bitemporal_core.services.mentions import SINGULAR_PRONOUNS, Mentions

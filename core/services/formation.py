@@ -25,10 +25,11 @@ from bitemporal_core.language.claims import claim_context
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.clauses import words_in
 from bitemporal_core.language.continued import continued, names_any
+from bitemporal_core.language.families import brand_slot
 from bitemporal_core.language.people import names_person, says_i, share_a_name
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import ClaimDraft
-from bitemporal_core.language.topics import TOPIC, brand_slot, ends_subject
+from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (

@@ -94,13 +94,7 @@ def named_kin(said: Said) -> Found:
         name = claim.subject
         if not _newly_named(claim, said):
             continue
-        hits: dict[str, tuple[list[str], Claim]] = {}
-        for relative in _unnamed_relatives(said):
-            as_kin = attrs.evolve(claim, subject=relative)
-            held = [c for c in said.candidates(as_kin) if set(c.claim.keys) & set(claim.keys)]
-            retired = retired_by(as_kin, held)
-            if retired:
-                hits[relative] = (retired, as_kin)
+        hits = _holders(said, claim, _unnamed_relatives(said))
         if len(hits) != 1:
             continue
         relative, (retired, as_kin) = hits.popitem()
@@ -176,14 +170,24 @@ def ended_for_other(said: Said) -> Found:
             continue
         if claim.positive or not claim.keys or not may_retire(claim):
             continue
-        hits: dict[str, tuple[list[str], Claim]] = {}
-        for other in dict.fromkeys(o for o in others if o != claim.subject):
-            as_other = attrs.evolve(claim, subject=other)
-            held = [c for c in said.candidates(as_other) if set(c.claim.keys) & set(claim.keys)]
-            retired = retired_by(as_other, held)
-            if retired:
-                hits[other] = (retired, as_other)
+        hits = _holders(said, claim, [o for o in dict.fromkeys(others) if o != claim.subject])
         if len(hits) == 1:
             retired, as_other = next(iter(hits.values()))
             found.extend((f, as_other, as_other.rule + " (theirs)") for f in retired)
     return found
+
+
+def _holders(
+    said: Said, claim: Claim, subjects: Sequence[str]
+) -> dict[str, tuple[list[str], Claim]]:
+    """Of `subjects`, those holding a current fact that names what `claim` ends and that the
+    claim, said of them, retires (one engine read for all of them)."""
+    as_them = {who: attrs.evolve(claim, subject=who) for who in subjects}
+    said.read(list(as_them.values()))
+    hits: dict[str, tuple[list[str], Claim]] = {}
+    for who, as_who in as_them.items():
+        held = [c for c in said.held(who) if set(c.claim.keys) & set(claim.keys)]
+        retired = retired_by(as_who, held)
+        if retired:
+            hits[who] = (retired, as_who)
+    return hits

@@ -13,8 +13,8 @@ from bitemporal_core.common.validate import check_count, check_namespace, check_
 from bitemporal_core.errors import InvalidInput
 from bitemporal_core.language.claims import asked_words
 from bitemporal_core.language.extract import content_terms
+from bitemporal_core.language.families import category_words
 from bitemporal_core.language.query import query_time
-from bitemporal_core.language.topics import category_words
 from bitemporal_core.model import Basis, Fact, Hit, RankContribution
 from bitemporal_core.ranking.fusion import Fused, diversify, fuse
 from bitemporal_core.ranking.recallm import (

@@ -10,8 +10,8 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
 from bitemporal_core.language.claims import asked_words, claims_of
 from bitemporal_core.language.claims_zh import claims_zh
+from bitemporal_core.language.families import category_words
 from bitemporal_core.language.slots import ClaimDraft
-from bitemporal_core.language.topics import category_words
 from bitemporal_core.language.worthiness import category
 
 

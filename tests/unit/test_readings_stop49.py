@@ -11,25 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from bitemporal_core import default_extractor
 from bitemporal_core.language.analysis import Analyser
-from bitemporal_core.language.claims import claims_of
-from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.clauses import timed_text
 from bitemporal_core.language.continued import continued, names_any
 from bitemporal_core.language.people_zh import zh_subject
-from bitemporal_core.language.slots import ClaimDraft
 
-
-def _drafts(text: str) -> list[ClaimDraft]:
-    out: list[ClaimDraft] = []
-    for sentence in default_extractor().sentences(text):
-        out.extend(claims_of(sentence.text, sentence.tokens))
-    return [d for d in out if d.slot not in ("about", "topic")]
-
-
-def _zh(text: str) -> list[ClaimDraft]:
-    return [d for d in claims_zh(text) if d.slot not in ("about", "topic")]
+from ._readings import drafts as _drafts
+from ._readings import zh_drafts as _zh
 
 
 @pytest.mark.parametrize(

@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from bitemporal_core import default_extractor
-from bitemporal_core.language.claims import claims_of
-from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.people_zh import zh_relatives, zh_says_i, zh_subject
 from bitemporal_core.language.slots import ClaimDraft
 
-
-def _drafts(text: str) -> list[ClaimDraft]:
-    out: list[ClaimDraft] = []
-    for sentence in default_extractor().sentences(text):
-        out.extend(claims_of(sentence.text, sentence.tokens))
-    return [d for d in out if d.slot not in ("about", "topic")]
-
-
-def _zh(text: str) -> list[ClaimDraft]:
-    return [d for d in claims_zh(text) if d.slot not in ("about", "topic")]
+from ._readings import all_drafts
+from ._readings import drafts as _drafts
+from ._readings import zh_drafts as _zh
 
 
 def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
@@ -101,14 +91,7 @@ def test_it_as_what_someone_has_still_reads() -> None:
 
 
 def test_the_brand_a_thing_belongs_to_is_no_person() -> None:
-    assert all(d.subject_kind == "speaker" for d in claims_of_text("barclays app is down again"))
-
-
-def claims_of_text(text: str) -> list[ClaimDraft]:
-    out: list[ClaimDraft] = []
-    for sentence in default_extractor().sentences(text):
-        out.extend(claims_of(sentence.text, sentence.tokens))
-    return out
+    assert all(d.subject_kind == "speaker" for d in all_drafts("barclays app is down again"))
 
 
 @pytest.mark.parametrize(
