@@ -5,8 +5,8 @@ through `remember` only, no explicit supersede. An update is right when, a month
 sentence of the first message is still true and one of the second is; an addition when both
 are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since),
 `data/pairs_dev2.json` (written blind at stop 50, tuned on since), `data/pairs_dev3.json`
-(written blind at stop 50, not read) and the formation tests'
-`tests/contract/data/simple_pairs.json`.
+(written blind at the end of stop 50, tuned on from stop 51), `data/pairs_dev4.json` (written
+blind at stop 51, not read) and the formation tests' `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
 
@@ -28,6 +28,7 @@ SETS = {
     "pairs_dev1": HERE / "data" / "pairs_dev1.json",
     "pairs_dev2": HERE / "data" / "pairs_dev2.json",
     "pairs_dev3": HERE / "data" / "pairs_dev3.json",
+    "pairs_dev4": HERE / "data" / "pairs_dev4.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)

@@ -26,8 +26,9 @@ written the same way, and `--set dev14` a fourteenth, mostly additions that shar
 fact's words (each measured untouched first); `--set dev15` a fifteenth, written at the end of
 that round to measure its rules on talk they were not written from, read in the next; `--set
 dev16` a sixteenth and `--set dev17` to `--set dev26` the next, each written the same way
-at the start of a round and measured untouched (all but the newest, dev26, tuned on since);
-`--set dev27` was written at the end of stop 50 and measured untouched then.
+at the start of a round and measured untouched (tuned on since); `--set dev27` was written at
+the end of stop 50 and measured untouched then (tuned on from stop 51); `--set dev28` at the
+start of stop 51, measured untouched and not read.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -45,7 +46,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev27|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev28|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -96,6 +97,7 @@ SETS = {
     "dev25": ("stream_dev25_{}.jsonl", HERE / "STREAM_DEV25.md"),
     "dev26": ("stream_dev26_{}.jsonl", HERE / "STREAM_DEV26.md"),
     "dev27": ("stream_dev27_{}.jsonl", HERE / "STREAM_DEV27.md"),
+    "dev28": ("stream_dev28_{}.jsonl", HERE / "STREAM_DEV28.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -103,8 +105,7 @@ PATHS = ("remember", "langchain", "llamaindex")
 UNTUNED = {
     "holdout": "held back, never tuned on).",
     "dev18": "written at the start of a round by a writer who read no rule, not tuned on).",
-    "dev26": "written at the start of a round by a writer who read no rule, not tuned on).",
-    "dev27": "written at the end of a round by a writer who read no rule, not tuned on).",
+    "dev28": "written at the start of a round by a writer who read no rule, not tuned on).",
 }
 """The sets whose misses no rule was written from (the rest are development sets)."""
 COMMAND = ".venv/bin/python benchmarks/quality/stream.py"

@@ -214,8 +214,12 @@ def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
     table = slot_table()["slots"]
     out: list[str] = []
     for slot in slots:
-        spec = table.get(slot.split(":", 1)[0], {})
-        for word in (spec if language == "en" else spec.get(language, {})).get("query_words", ()):
+        base, _, role = slot.partition(":")
+        spec = table.get(base, {})
+        words = (spec if language == "en" else spec.get(language, {})).get("query_words", ())
+        # a role's own words too ("therapist" for doctor:therapist)
+        roles = spec.get("role_keys", {}).get(language, {}) if role else {}
+        for word in (*words, *(w for w, r in roles.items() if w and r == role)):
             for term in content_terms(word):
                 if term not in out:
                     out.append(term)

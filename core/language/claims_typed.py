@@ -15,6 +15,7 @@ from itertools import chain, islice
 import attrs
 
 from bitemporal_core.language.claims_en import keys_of
+from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import has_cue, hypothetical, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.families import brand_slot, is_brand, topics
@@ -101,11 +102,20 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             positive=not ceased,
             single=False,
             replacing=ceased,
-            tentative=has_cue("hypothetical", tokens),
+            tentative=_hypothetical(tokens),
             past=has_cue("past_state", tokens),
             event=_told_past(tokens, verb, ceased),
             rule="about: what the statement names",
         ),
+    )
+
+
+def _hypothetical(tokens: Sequence[Token]) -> bool:
+    """Every clause with a verb is a wish or a hypothetical: "I pay for Spotify, it's the one
+    subscription I'd never cancel" states a subscription."""
+    said = [c for c in clauses(tokens) if any(t.pos in ("VERB", "AUX") for t in c)]
+    return (
+        all(has_cue("hypothetical", c) for c in said) if said else has_cue("hypothetical", tokens)
     )
 
 
@@ -352,6 +362,29 @@ def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         if end is not None and all(t.pos in ("NOUN", "ADJ", "PROPN") for t in tokens[i + 1 : end]):
             value = " ".join(t.text for t in tokens[i : end + 1])
             yield _draft(tokens, i, "job_title", value, ("speaker", ""), "title:job_title")
+    yield from _titled_now(tokens, words, ranks | titles)
+
+
+_COPULAS = frozenset({"'s", "’s", "is", "'m", "’m", "am"})
+
+
+def _titled_now(
+    tokens: Sequence[Token], words: Sequence[str], named: set[str]
+) -> Iterator[ClaimDraft]:
+    """A title said as what someone is now ("she's analytics lead now", "he's head of ops
+    now"): after "is", at most four words that end in or open with a rank or title word,
+    then "now"; the subject before it."""
+    for k, word in enumerate(words):
+        end = next((j for j in range(k + 2, min(k + 6, len(words))) if words[j] == "now"), None)
+        if word not in _COPULAS or end is None:
+            continue
+        span = tokens[k + 1 : end]
+        if not ({words[k + 1], words[end - 1]} & named) or words[k + 1] in ("a", "an", "the"):
+            continue
+        # a rank or title the tagger read as a verb ("team lead") still names one
+        if all(t.pos in ("NOUN", "ADJ", "PROPN") or t.text.lower() in named | {"of"} for t in span):
+            value = " ".join(t.text for t in span)
+            yield _draft(tokens, k, "job_title", value, subject_of(tokens, k), "title:job_title")
 
 
 def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] | None:

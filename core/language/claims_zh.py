@@ -35,7 +35,7 @@ from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.families import topics
 from bitemporal_core.language.normalise import normalise
-from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject
+from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject, zh_thing_subject
 from bitemporal_core.language.slots import (
     ABOUT,
     ClaimDraft,
@@ -47,6 +47,7 @@ from bitemporal_core.language.topics import topic_claims_zh, verb_keys, zh_names
 
 __all__ = ["claims_zh"]
 
+_LASTED = re.compile(r"[一两二三四五六七八九十半几多\d]+(年|个月|天|周|礼拜)多?了?$")
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _LEAD = ":：,， 了"  # punctuation (and 了: 搬到了浦东) between a phrasing and its value
 _MAX_VALUE = 12
@@ -152,7 +153,15 @@ def claims_zh(text: str) -> tuple[ClaimDraft, ...]:
             out.extend(found)
             last = (found[0].subject_kind, found[0].subject)
             held = _topic_subject(clause)
-            if held and held[0] == "relation" and all(c.subject_kind == "speaker" for c in found):
+            mine = [c for c in found if c.subject_kind == "speaker"]
+            if (
+                held
+                and held[0] == "relation"
+                and (
+                    mine == found
+                    or (held[1], held[0]) in {(c.subject, c.subject_kind) for c in found}
+                )
+            ):
                 last = held  # 我男朋友是果粉，一直用iPhone: his phone, though 恋爱 is mine
         elif (named := _topic_subject(clause)) is not None:
             last = named  # 同事小李烟瘾超大，天天抽电子烟: 小李 smokes
@@ -299,7 +308,7 @@ def _claim(
     if spec.get("key_by") == "object":
         slot, value = _keyed(slot, value)
     slot = role_keyed(slot, [clause[: m.end()], value], "zh")  # 保洁阿姨是, 换了个心理医生
-    if _thing_subject(drop_object(before)) and slot not in _things_speak_for():
+    if zh_thing_subject(drop_object(before)) and slot not in _things_speak_for():
         return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
     kind, subject = zh_subject(drop_object(before)) or (("speaker", "") if p.speaker else last)
@@ -325,7 +334,9 @@ def _claim(
         or not positive
         or negated
         or bool(spec.get("replacing")),
-        additive=adds(clause[: m.start()]) or cue("additive_before", said),
+        # 又换了辆: changed again, no second one
+        additive=(adds(clause[: m.start()]) and not cue("replacing", p.source))
+        or cue("additive_before", said),
         tentative=cue("hypothetical", clause),
         passing=passing(said + clause[: m.start()], clause),
         past=cue("past_state", clause),
@@ -350,31 +361,6 @@ def _keyed(slot: str, value: str) -> tuple[str, str]:
 def _things_speak_for() -> list[str]:
     """The slots a thing holds for the speaker (公司改成大小周了: the speaker's hours)."""
     return list(slot_table()["subjects"]["zh"]["things_speak_for"])
-
-
-def _thing_subject(before: str) -> bool:
-    """Whether the text before a phrasing opens with a thing that is no one (公司, 我们单位:
-    `things`; a word ending in one of `thing_suffixes`: 救助站), the subject of the clause
-    (not 我在公司是做测试的, where it is a place)."""
-    subjects = slot_table()["subjects"]["zh"]
-    head = before.strip()
-    for word in sorted(subjects["speaker"], key=len, reverse=True):
-        if head.startswith(word):
-            head = head[len(word) :].removeprefix("的")
-            break
-    if head.startswith(tuple(subjects["things"])):
-        return True
-    if head != before.strip():
-        return False  # the speaker's (我出院以后搬到了苏州): a thing of theirs is in `things`
-    words = tag_words(normalise(head)) if head else []  # 救助站搬到了: a place, by its suffix
-    first = words[0] if words else None
-    return (
-        first is not None
-        and first.tag.startswith("n")
-        and len(first.norm) >= 2
-        and first.norm.endswith(tuple(subjects["thing_suffixes"]))
-        and not any(w.tag == "f" for w in words[1:2])  # 出院以后: a time, not a subject
-    )
 
 
 def _word_before(clause: str, at: int) -> Word | None:
@@ -439,6 +425,7 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: s
     whole = re.match(shape, after) if shape else None  # 手机号138 0571 2246: all of it
     value = star_value or (whole.group() if whole else after[:_MAX_VALUE])  # 新换了个号：186...
     value = value.strip().rstrip(_TAIL).strip() or value.strip()
+    value = _LASTED.sub("", value) or value  # 当副经理三年了: 副经理
     if value.strip(_TAIL):
         return value
     said_before = object_before(clause[: m.start()]) or value

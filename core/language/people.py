@@ -80,17 +80,22 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
         return False  # "registered w the nhs dentist": "w" is "with", no one's initial
     if tok.text.lower() in _words("relations"):
         return False
-    if tok.text.lower() in _words("speaker") or _plain(tok.text):
-        return tok.pos == "PROPN" and tok.text.lower() not in _words("not_names")
+    if tok.text.lower() in _words("speaker") or _plain(tok.text):  # a shouted word: "STILL"
+        return (
+            tok.pos == "PROPN"
+            and not tok.text.isupper()
+            and tok.text.lower() not in _words("not_names")
+        )
     if tok.pos == "PROPN":
         return True
     if tok.pos not in _NAME_TAGS or (tok.text.isupper() and len(tok.text) > 1):
         return False
     if i > 0 and tokens[i - 1].text not in ('"', "“", "(", ":"):
         return tok.pos != "ADJ"  # "Italian food": a nationality, not a name
-    if tok.pos in _FIRST_NOT_NAME or tok.text.lower().endswith(("ed", "ing")):
-        return False  # "Work let me go remote", "Booked it!": ordinary first words
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    known = is_first_name(tok.text)  # "Ines and Rafael split up": tagged a noun, still a name
+    if not known and (tok.pos in _FIRST_NOT_NAME or tok.text.lower().endswith(("ed", "ing"))):
+        return False  # "Work let me go remote", "Booked it!": ordinary first words
     return nxt is not None and (nxt.pos in _FOLLOWS_NAME or nxt.text.lower() in ("'s", "and"))
 
 
@@ -229,7 +234,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         owner = _possessor(clause, i)
         if owner is not None:
             return owner
-        if (i and head[i - 1].pos in ("ADP", "VERB", "DET")) or i >= start:
+        if _object_word(head, i) or i >= start:
             continue  # a word of the phrasing itself is no name ("Gym is the PureGym")
         found = name_at(clause, i)
         if found is not None and _acts(clause, found[1]):
@@ -237,6 +242,18 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
                 return "speaker", ""
             return "person", found[0]
     return _named_first(clause, start)
+
+
+def _object_word(head: Sequence[Token], i: int) -> bool:
+    """The word at `i` follows a preposition, verb or determiner, honorifics and the name
+    before it aside ("with Dr Patel", "on duolingo portuguese": an object, not who the
+    clause is about)."""
+    j = i - 1
+    while j > 0 and (
+        head[j].text.lower().rstrip(".") in _words("honorifics") or head[j].pos == "PROPN"
+    ):
+        j -= 1
+    return j >= 0 and i > 0 and head[j].pos in ("ADP", "VERB", "DET")
 
 
 def _pair(head: Sequence[Token], i: int) -> str | None:

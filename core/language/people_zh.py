@@ -23,6 +23,7 @@ __all__ = [
     "zh_relatives",
     "zh_says_i",
     "zh_subject",
+    "zh_thing_subject",
 ]
 
 _ZH_NAME = re.compile(r"[\u3400-\u9fff]{2,3}")
@@ -122,18 +123,22 @@ def zh_subject(before: str) -> tuple[str, str] | None:
 def zh_mentioned(text: str) -> list[str]:
     """The relative a Chinese statement names (我哥李强, 我家儿子豆豆): the person and the
     alias `relation:哥哥=person:李强`, as `mentioned` gives for "my brother Tom", so that a
-    later 我哥 or 小家伙 is the same person."""
+    later 我哥 or 小家伙 is the same person; else the speaker's relatives it names unnamed
+    (我爸..., 让他: the father), as "my dad" is mentioned."""
     subjects = slot_table()["subjects"]["zh"]
     aliases = subjects["relation_aliases"]
+    mine: list[str] = []
     for relation in _zh_relation_words():
         at = text.find(relation)
         if at < 0 or (relation not in aliases and not text[:at].endswith(_ZH_MINE)):
             continue
         name = _zh_name(text[at + len(relation) :])
+        full = aliases.get(relation, relation)
         if name:
-            full = aliases.get(relation, relation)
             return ["person:" + name, f"relation:{full}=person:{name}"]
-    return []
+        if text[:at].endswith(_ZH_MINE) or relation.startswith(_ZH_MINE):
+            mine.append("relation:" + full)
+    return list(dict.fromkeys(mine))
 
 
 def zh_relatives(text: str) -> list[str]:
@@ -242,3 +247,28 @@ def zh_called(name: str) -> bool:
     name for sure, where one read off a surname may be a word (陆冲, longboarding)."""
     prefixes = slot_table()["subjects"]["zh"]["name_prefixes"]
     return _doubled(name) or (len(name) >= 2 and name[0] in prefixes)
+
+
+def zh_thing_subject(before: str, *, listed: bool = True) -> bool:
+    """Whether the text before a phrasing opens with a thing that is no one (公司, 我们单位:
+    `things`, unless not `listed`; a word ending in one of `thing_suffixes`: 救助站), the
+    subject of the clause (not 我在公司是做测试的, where it is a place)."""
+    subjects = slot_table()["subjects"]["zh"]
+    head = before.strip()
+    for word in sorted(subjects["speaker"], key=len, reverse=True):
+        if head.startswith(word):
+            head = head[len(word) :].removeprefix("的")
+            break
+    if head.startswith(tuple(subjects["things"])):
+        return listed
+    if head != before.strip():
+        return False  # the speaker's (我出院以后搬到了苏州): a thing of theirs is in `things`
+    words = tag_words(normalise(head)) if head else []  # 救助站搬到了: a place, by its suffix
+    first = words[0] if words else None
+    return (
+        first is not None
+        and first.tag.startswith("n")
+        and len(first.norm) >= 2
+        and first.norm.endswith(tuple(subjects["thing_suffixes"]))
+        and not any(w.tag == "f" for w in words[1:2])  # 出院以后: a time, not a subject
+    )

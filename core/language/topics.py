@@ -30,7 +30,7 @@ from bitemporal_core.language.families import (
 )
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
-from bitemporal_core.language.people_zh import zh_called
+from bitemporal_core.language.people_zh import zh_called, zh_thing_subject
 from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, role_slots, slot_table
 from bitemporal_core.language.values_en import is_time
 
@@ -429,6 +429,8 @@ def topic_claims_zh(
         found = zh_terms(clause) | zh_names(words) | verb_keys(after) | setup
         keys = tuple(sorted(k for k in found if not is_time(k)))  # 一下午 names no topic
         last, setup = subject(clause[:at]) or last, set()
+        if cue.startswith("搬") and zh_thing_subject(clause[:at], listed=False):
+            continue  # 救助站搬到了公园东门: the shelter moved, no one's change
         if keys:
             out.append(_draft(*last, clause, keys, cue))
             # A change that ends a named person's part (赵总调走了) is the speaker's too, by that
@@ -496,6 +498,7 @@ def topic_terms(words: Iterable[str]) -> set[str]:
     for word in words:
         if word.startswith(VERB):
             out.add(word)
+            out |= zh_family_heads(word[len(VERB) :])  # 招行 tagged a verb: still a bank
         elif _CJK.search(word):
             out |= zh_terms(word) or _whole_name(word)
             out |= zh_family_heads(word)  # 移动: 运营商

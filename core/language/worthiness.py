@@ -15,6 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.people import is_first_name
 
 __all__ = ["CATEGORIES", "MEMORY", "category"]
 
@@ -71,7 +72,7 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
         if _told_asking(words, lex):  # "turns out i'm not allergic to it anymore??"
             return _english(text.rstrip().rstrip("\"')]?!"), tokens)
         return "question"
-    names = {t.text.lower() for t in tokens if t.pos == "PROPN"}
+    names = {t.text.lower() for t in tokens if t.pos == "PROPN" and not _verb_like(t.text)}
     if _starts_question(words, tokens, lex, names):
         return "question"
     if _covered(words, names, ("greetings", "thanks", "acknowledgements", "intensifiers")):
@@ -83,6 +84,11 @@ def _english(text: str, tokens: Sequence[Token]) -> str:
     if tokens and not any(t.pos in _CONTENT_POS for t in tokens):
         return "filler"
     return MEMORY
+
+
+def _verb_like(word: str) -> bool:
+    """A lowercase past-tense form the tagger took for a name ("ditched portuguese")."""
+    return word.islower() and word.endswith("ed") and len(word) > 4 and not is_first_name(word)
 
 
 def _told_asking(words: list[str], lex: dict[str, Any]) -> bool:

@@ -15,7 +15,7 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.families import family_heads
+from bitemporal_core.language.families import brand_slot, family_heads, zh_family_heads
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
@@ -82,7 +82,7 @@ def resolve(
     mentions.add(key)
     if draft.tentative:
         mode = "tentative"
-    elif draft.passing:
+    elif draft.passing and (draft.positive or draft.single):  # 出差取消了: a trip ends
         mode = "passing"
     elif draft.past:
         mode = "past"
@@ -233,7 +233,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if new.positive:
         denied = [c.fact_id for c in live if not c.claim.positive and _contradicts(new, c.claim)]
         return list(dict.fromkeys(denied + _positive(new, held) + _passed(new, candidates)))
-    same = [c for c in held if _own_slot(c.claim) == new.slot]
+    same = [c for c in held if _own_slot(c.claim) == new.slot] or _ended_too(new, held)
     if not new.positive:
         if new.single and _denied_state(new):  # "we're not even married": still together
             ended = [c.fact_id for c in same if _holds_state(new, c.claim)]
@@ -247,6 +247,15 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
         topical = [c.fact_id for c in states if c.claim.positive and _names_slot(new, c.claim)]
         return list(dict.fromkeys(ended + named + topical))
     return []
+
+
+def _ended_too(new: Claim, held: Sequence[Candidate]) -> list[Candidate]:
+    """For an ending of a whole single-valued slot the subject holds nothing of, the held
+    values of the slots its ending ends too (its `ends_too`: 退休 ends a night shift)."""
+    if new.positive or not new.single or not _ends_slot(new):
+        return []
+    too = set(slot_spec(new.slot).get("ends_too", ()))
+    return [c for c in held if _own_slot(c.claim) in too]
 
 
 def _denied_state(claim: Claim) -> bool:
@@ -297,7 +306,8 @@ def _names_slot(new: Claim, old: Claim) -> bool:
     most evenings" for "I've stopped drinking")."""
     if not _ends_slot(new) or old.slot != ABOUT:
         return False
-    return bool(_slot_topics(new.slot) & topic_terms((*old.keys, *old.context)))
+    kind = _slot_topics(new.slot) | _kind_of(new.slot)  # a role's Chinese words too (咨询)
+    return bool(kind & topic_terms((*old.keys, *old.context)))
 
 
 def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
@@ -355,15 +365,16 @@ def _read_as_held(new: Claim, held: Sequence[Candidate]) -> Claim:
 
 
 def _kind_named(new: Claim, old: Claim) -> bool:
-    """A statement no slot read that names a thing of the kind a single-valued slot a family
-    heads holds (`_named_slots`), which the new claim's statement does not name ("barclays
-    app is down again" for "my bank is Starling now"): the one held before."""
-    if new.slot not in _named_slots() or old.slot != ABOUT or not old.positive:
+    """A statement no slot read that names a thing of the kind a single-valued slot holds
+    (`_kind_of`: a bank, a landlord, a dentist, 健身房), which the new claim's statement does
+    not name ("barclays app is down again" for "my bank is Starling now", "worst landlord
+    ever" for "our rent now goes to Grainger"): the one held before."""
+    kind = _kind_of(new.slot)
+    if not kind or old.slot != ABOUT or not old.positive or old.mode != "state":
         return False
-    if old.mode != "state":
-        return False
-    kind = _slot_topics(new.slot)
-    things = {k for k in (*old.keys, *old.context) if kind & topic_terms((k,))}
+    things = {
+        k for k in (*old.keys, *old.context) if kind & topic_terms((k,)) or _zh_brand(k, new.slot)
+    }
     # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
     return bool(things) and not things & {*new.keys, *new.context}
 
@@ -407,7 +418,7 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     if not old.positive:
         return False
     theirs = (*old.keys, *old.context)
-    mine = topic_terms(new.keys)
+    mine = topic_terms(new.keys) | _value_heads(new)
     if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
         return bool((set(new.keys) - set(_GENERIC)) & set(theirs))
     # a slot's fact is about its slot too ("new boss started today" meets "reporting to Mike")
@@ -447,6 +458,7 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
     value and its statement name."""
     words = (*claim.keys, *claim.context)
     terms = (set(words) - set(_GENERIC)) | topic_terms(words)
+    terms |= {t for w in words if has_han(w) for t in _kind_of(brand_slot(w))}  # 招行: a bank
     # a role's claim is found by its slot's key too (a topic naming doctors finds doctor:gp)
     base = [
         k
@@ -473,11 +485,15 @@ def topic_keys(subject: str, words: Sequence[str], slots: Sequence[str] = ()) ->
 def wanted_keys(claim: Claim) -> tuple[str, ...]:
     """The keys under which the held claims a new claim may retire are found: its slot, the
     words of its value (`_names`) and their topics (`_same_topic`)."""
-    terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys)
-    if _ends_slot(claim) or (claim.single and claim.positive and claim.slot in _named_slots()):
-        terms |= _slot_topics(claim.slot)
+    terms = (set(claim.keys) - set(_GENERIC)) | topic_terms(claim.keys) | _value_heads(claim)
+    if _ends_slot(claim):
+        terms |= _slot_topics(claim.slot) | _kind_of(claim.slot)
+    if claim.single and claim.positive:
+        terms |= _kind_of(claim.slot)
     slots = set(kin_slots(claim.slot)) | (same_slots(claim.slot) - {claim.slot})
     slots |= set(slot_spec(claim.slot).get("read_as", ()))  # a pupil's "first day at"
+    if not claim.positive:  # 退休: the night shift ends too
+        slots |= set(slot_spec(claim.slot).get("ends_too", ()))
     if claim.slot == TOPIC:  # the slots its topics name (`_same_topic`)
         slots |= {slot for slot in _named_slots() if _slot_topics(slot) & terms}
     kin = (k for slot in sorted(slots) for k in _keyed(claim.subject, slot, set()))
@@ -491,6 +507,40 @@ def _named_slots() -> tuple[str, ...]:
     heads = family_heads()
     named = {s: _slot_topics(s) for s in slot_table()["slots"] if s not in UNKEYED}
     return tuple(s for s, topics in named.items() if topics and topics <= heads)
+
+
+def _value_heads(claim: Claim) -> set[str]:
+    """The heads of the Chinese families a Chinese value names whole (换到超级猩猩了: 健身房),
+    which its two-character keys do not."""
+    return zh_family_heads(claim.value) if has_han(claim.value) else set()
+
+
+def _zh_brand(word: str, slot: str) -> bool:
+    """A Chinese word that is a brand of `slot` (招行: a bank; `families.brand_slot`), which
+    `topic_terms` leaves as itself."""
+    return has_han(word) and brand_slot(word) == slot
+
+
+@cache
+def _kind_of(slot: str) -> frozenset[str]:
+    """The topics that name a thing a single-valued slot holds: its name, where a family
+    heads it (`_named_slots`: a bank), else the words of its `roles` (a landlord) or, for a
+    role kept apart, that role's (doctor:dentist: a dentist, not a GP); and the heads of the
+    Chinese families it names (its `zh.kinds`: 健身房, which 乐刻 and 超级猩猩 are)."""
+    base, _, role = slot.partition(":")
+    spec = slot_spec(base)
+    heads = frozenset(spec.get("zh", {}).get("kinds", ()))
+    if role:
+        keys = {
+            **spec.get("role_keys", {}).get("en", {}),
+            **spec.get("role_keys", {}).get("zh", {}),
+        }
+        words = [w for w, k in keys.items() if w and k == role]
+    elif slot in _named_slots():
+        return _slot_topics(slot) | heads
+    else:
+        words = list(spec.get("roles", ()))
+    return frozenset(topic_terms(claim_keys(" ".join(words)))) | heads if words else heads
 
 
 def _keyed(subject: str, slot: str, terms: set[str]) -> tuple[str, ...]:
