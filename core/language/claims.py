@@ -31,7 +31,14 @@ from bitemporal_core.language.people import (
     names_after_relation,
     relation_words,
 )
-from bitemporal_core.language.slots import ANY, ClaimDraft, phrasing_of, role_slots, slot_table
+from bitemporal_core.language.slots import (
+    ANY,
+    ClaimDraft,
+    phrasing_of,
+    role_slots,
+    role_words,
+    slot_table,
+)
 from bitemporal_core.language.topics import change_cue_en, change_cue_zh, topic_claims_en
 
 __all__ = [
@@ -214,12 +221,10 @@ def slot_words(slots: Iterable[str], language: str = "en") -> list[str]:
     table = slot_table()["slots"]
     out: list[str] = []
     for slot in slots:
-        base, _, role = slot.partition(":")
-        spec = table.get(base, {})
+        spec = table.get(slot.partition(":")[0], {})
         words = (spec if language == "en" else spec.get(language, {})).get("query_words", ())
         # a role's own words too ("therapist" for doctor:therapist)
-        roles = spec.get("role_keys", {}).get(language, {}) if role else {}
-        for word in (*words, *(w for w, r in roles.items() if w and r == role)):
+        for word in (*words, *role_words(slot, (language,))):
             for term in content_terms(word):
                 if term not in out:
                     out.append(term)

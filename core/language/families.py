@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -51,6 +51,7 @@ def category_slot(category: str) -> str:
     return slots.get(category, category)
 
 
+@lru_cache(maxsize=4096)
 def brand_slot(word: str) -> str:
     """The slot a brand's family names ("kia", 比亚迪: car; "pixel", 小米: the phone model;
     a bank), else "": only the slot table's `brand_slots` (a GP is no brand of doctor)."""

@@ -234,7 +234,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         owner = _possessor(clause, i)
         if owner is not None:
             return owner
-        if _object_word(head, i) or i >= start:
+        if _after_object_marker(head, i) or i >= start:
             continue  # a word of the phrasing itself is no name ("Gym is the PureGym")
         found = name_at(clause, i)
         if found is not None and _acts(clause, found[1]):
@@ -244,7 +244,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
     return _named_first(clause, start)
 
 
-def _object_word(head: Sequence[Token], i: int) -> bool:
+def _after_object_marker(head: Sequence[Token], i: int) -> bool:
     """The word at `i` follows a preposition, verb or determiner, honorifics and the name
     before it aside ("with Dr Patel", "on duolingo portuguese": an object, not who the
     clause is about)."""

@@ -19,6 +19,7 @@ __all__ = [
     "phrasing_of",
     "role_keyed",
     "role_slots",
+    "role_words",
     "same_slots",
     "shaped",
     "slot_spec",
@@ -122,6 +123,14 @@ def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
         if found:
             return f"{slot}:{found}"
     return f"{slot}:{keys['']}" if "" in keys else slot
+
+
+def role_words(slot: str, languages: Sequence[str] = ("en", "zh")) -> tuple[str, ...]:
+    """The words that name the role of a role-keyed slot ("doctor:therapist": therapist,
+    counsellor, 心理...), in `languages`; () for a slot with no role."""
+    base, _, role = slot.partition(":")
+    keys = slot_spec(base).get("role_keys", {})
+    return tuple(w for lang in languages for w, r in keys.get(lang, {}).items() if w and r == role)
 
 
 def same_slots(slot: str) -> frozenset[str]:

@@ -24,6 +24,7 @@ from bitemporal_core.language.slots import (
     kin_slots,
     phrasing_of,
     role_keyed,
+    role_words,
     same_slots,
     slot_spec,
     slot_table,
@@ -372,9 +373,7 @@ def _kind_named(new: Claim, old: Claim) -> bool:
     kind = _kind_of(new.slot)
     if not kind or old.slot != ABOUT or not old.positive or old.mode != "state":
         return False
-    things = {
-        k for k in (*old.keys, *old.context) if kind & topic_terms((k,)) or _zh_brand(k, new.slot)
-    }
+    things = {k for k in (*old.keys, *old.context) if kind & (topic_terms((k,)) | _brand_kind(k))}
     # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
     return bool(things) and not things & {*new.keys, *new.context}
 
@@ -458,7 +457,7 @@ def held_keys(claim: Claim) -> tuple[str, ...]:
     value and its statement name."""
     words = (*claim.keys, *claim.context)
     terms = (set(words) - set(_GENERIC)) | topic_terms(words)
-    terms |= {t for w in words if has_han(w) for t in _kind_of(brand_slot(w))}  # 招行: a bank
+    terms |= {t for w in words for t in _brand_kind(w)}  # 招行: a bank
     # a role's claim is found by its slot's key too (a topic naming doctors finds doctor:gp)
     base = [
         k
@@ -515,10 +514,10 @@ def _value_heads(claim: Claim) -> set[str]:
     return zh_family_heads(claim.value) if has_han(claim.value) else set()
 
 
-def _zh_brand(word: str, slot: str) -> bool:
-    """A Chinese word that is a brand of `slot` (招行: a bank; `families.brand_slot`), which
-    `topic_terms` leaves as itself."""
-    return has_han(word) and brand_slot(word) == slot
+def _brand_kind(word: str) -> frozenset[str]:
+    """The kind of thing a Chinese brand is (招行: a bank's, `_kind_of`; `families.brand_slot`),
+    which `topic_terms` leaves as itself; () for any other word."""
+    return _kind_of(brand_slot(word)) if has_han(word) else frozenset()
 
 
 @cache
@@ -527,19 +526,14 @@ def _kind_of(slot: str) -> frozenset[str]:
     heads it (`_named_slots`: a bank), else the words of its `roles` (a landlord) or, for a
     role kept apart, that role's (doctor:dentist: a dentist, not a GP); and the heads of the
     Chinese families it names (its `zh.kinds`: 健身房, which 乐刻 and 超级猩猩 are)."""
-    base, _, role = slot.partition(":")
-    spec = slot_spec(base)
+    spec = slot_spec(slot)
     heads = frozenset(spec.get("zh", {}).get("kinds", ()))
-    if role:
-        keys = {
-            **spec.get("role_keys", {}).get("en", {}),
-            **spec.get("role_keys", {}).get("zh", {}),
-        }
-        words = [w for w, k in keys.items() if w and k == role]
+    if ":" in slot:
+        words: Sequence[str] = role_words(slot)
     elif slot in _named_slots():
         return _slot_topics(slot) | heads
     else:
-        words = list(spec.get("roles", ()))
+        words = spec.get("roles", ())
     return frozenset(topic_terms(claim_keys(" ".join(words)))) | heads if words else heads
 
 
