@@ -33,6 +33,7 @@ from bitemporal_core.language.people import (
 from bitemporal_core.language.slots import (
     ANY,
     ClaimDraft,
+    headed_slot,
     overlaps,
     role_keyed,
     shaped,
@@ -373,7 +374,9 @@ def _clause_claims(
             kind, subject = (at == 0 and _for_whom(clause, end)) or subject_of(clause, at)
         if (kind, subject) == ("pronoun", "they"):
             kind, subject = owner_in(clause[start:end]) or (kind, subject)
-        slot = pattern.slot
+        slot = headed_slot(pattern.slot, value)
+        if slot != pattern.slot:
+            spec = slot_table()["slots"][slot]
         if spec.get("key_by") == "object":
             slot += ":" + _object(clause, pattern, start, end)
         said = [norm(t.text) for t in clause[start:end]] + [norm(w) for w in value.split()]

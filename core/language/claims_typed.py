@@ -77,7 +77,8 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     what it names (its nouns and names, and gerunds), never retiring anything itself unless
     it says something stopped ("I don't play bass anymore")."""
     generic = set(slot_table()["cues"]["en"]["unspecific"])
-    ceased = has_cue("cessation", tokens) and negated(tokens, 0, len(tokens))
+    main = _before_concession(tokens)
+    ceased = has_cue("cessation", main) and negated(main, 0, len(main))
     words = [
         t.text
         for t in tokens
@@ -108,6 +109,18 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             rule="about: what the statement names",
         ),
     )
+
+
+def _before_concession(tokens: Sequence[Token]) -> Sequence[Token]:
+    """The statement up to a concession after its start ("still paying for the gym even
+    tho i barely go anymore": what stops is conceded, the payment goes on)."""
+    words = [norm(t.text) for t in tokens]
+    for opener in slot_table()["cues"]["en"]["concessive"]:
+        size = len(opener.split())
+        at = next((i for i in range(1, len(words)) if words[i : i + size] == opener.split()), None)
+        if at is not None:
+            return tokens[:at]
+    return tokens
 
 
 def _hypothetical(tokens: Sequence[Token]) -> bool:
@@ -302,7 +315,8 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """A brand of a slot's kind got by the subject ("Picked up a used Kia Niro", "got the
     Pixel 9") or the speaker's own ("my new Honda Jazz"; not "my old Civic"): a value of
     that slot (a car, a phone model, a bank: `families.category_slot`), after one of the slot
-    table's `acquired` verbs or `owned` words and at most three words."""
+    table's `acquired` verbs or `owned` words and at most four words ("bought my cousin a
+    cheap Fiesta")."""
     table = slot_table()
     cues = table["cues"]["en"]
     verbs, owned, former = cues["acquired"], set(cues["owned"]), set(cues["role_past"])
@@ -313,7 +327,7 @@ def _acquired(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         if verb is None and words[i] not in owned:
             continue
         after = i + len(verb.split()) if verb is not None else i + 1
-        for j in range(after, min(after + 4, len(tokens))):
+        for j in range(after, min(after + 5, len(tokens))):
             if tokens[j].pos == "ADP":
                 break  # "my PT at PureGym": the gym is not what "my" names
             word = tokens[j].text  # a brand ("Kia", "iPhone"), not the kind ("a new car")

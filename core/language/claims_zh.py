@@ -33,7 +33,7 @@ from bitemporal_core.language.claims_zh_cues import (
 from bitemporal_core.language.claims_zh_typed import acquired_claims, shaped_claims
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
-from bitemporal_core.language.families import topics
+from bitemporal_core.language.families import brand_slot, topics
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject, zh_thing_subject
 from bitemporal_core.language.slots import (
@@ -60,7 +60,8 @@ class _Phrasing:
     whole clause (^分了), `|` where a word starts (|死了, not the 死了 of 烦死了), `*` the word
     before it is the value (*新家: 苏州新家). A `*` inside is up to eight characters, the
     first one the value. `@speaker` after it: the speaker's unless its own clause names
-    someone (新来的领导姓孙 after 老周调走了 is the speaker's new manager, not 老周's)."""
+    someone (新来的领导姓孙 after 老周调走了 is the speaker's new manager, not 老周's);
+    `@named`: only where the clause opens with a name (金宝昨天晚上走了, not 他走了)."""
 
     slot: str
     regex: re.Pattern[str]  # its text parts as groups l0, l1, ..., the value as group v
@@ -72,11 +73,12 @@ class _Phrasing:
     at_word: bool  # it counts only where a word starts (`|`, or one character before `*`)
     leading: bool
     speaker: bool = False
+    named: bool = False
 
     @classmethod
     def of(cls, slot: str, phrase: str, positive: bool) -> _Phrasing:
-        speaker = "@speaker" in phrase
-        words, _, fixed = phrase.replace("@speaker", "").partition("=>")
+        speaker, named = "@speaker" in phrase, "@named" in phrase
+        words, _, fixed = phrase.replace("@speaker", "").replace("@named", "").partition("=>")
         source = words.strip()
         whole, marked, leading = (source.startswith(mark) for mark in "^|*")
         text = source[1:] if whole or marked or leading else source
@@ -97,6 +99,7 @@ class _Phrasing:
             at_word=marked or text.find("*") == 1,
             leading=leading,
             speaker=speaker,
+            named=named,
         )
 
     def own(self, m: re.Match[str]) -> set[int]:
@@ -264,6 +267,12 @@ def _moved(spec: dict[str, Any], source: str, before: str) -> set[str]:
     return zh_terms(before) if source in spec.get("moves", ()) else set()
 
 
+def _past_frame(said: str, clause: str) -> bool:
+    """A past frame opened earlier in the statement and not closed by a "now" (高中的时候我在
+    成都读书，住在外婆家: the grandmother's home was then)."""
+    return cue("past_frame", said) and not cue("now_words", said + clause)
+
+
 def _not_cue(clause: str, at: int) -> bool:
     """Whether offset `at` falls inside a word that is no cue (送去修: a repair, not a pet
     given away; `not_cues` of `topics.json`)."""
@@ -305,6 +314,8 @@ def _claim(
         value = latin[0].strip()
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value, p.source):
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
+    if _other_brand(slot, value):
+        return None  # 买了台华为mate60: a phone, no car
     if spec.get("key_by") == "object":
         slot, value = _keyed(slot, value)
     slot = role_keyed(slot, [clause[: m.end()], value], "zh")  # 保洁阿姨是, 换了个心理医生
@@ -312,6 +323,10 @@ def _claim(
         return None  # 公司搬到郊区了: the company moved, not the speaker
     negated = positive and _negated(clause, m.end(), p.own(m))
     kind, subject = zh_subject(drop_object(before)) or (("speaker", "") if p.speaker else last)
+    if p.named and kind != "person":
+        return None
+    if spec.get("ended_by_name") and not positive and kind == "person":
+        kind, subject, value = "speaker", "", subject  # 金宝走了: the speaker's pet 金宝
     after = clause[m.end() :].lstrip(_LEAD)
     end = m.end() + (len(clause) - m.end() - len(after)) + len(value)
     span = range(
@@ -339,7 +354,7 @@ def _claim(
         or cue("additive_before", said),
         tentative=cue("hypothetical", clause),
         passing=passing(said + clause[: m.start()], clause),
-        past=cue("past_state", clause),
+        past=cue("past_state", clause) or _past_frame(said, clause),
         rule="slot:" + slot + " '" + p.source + "'",
     )
     return claim, span
@@ -385,6 +400,16 @@ def _slot_of(p: _Phrasing, value: str) -> str:
         ),
         p.slot,
     )
+
+
+def _other_brand(slot: str, value: str) -> bool:
+    """Whether a value of a brand slot opens with a brand of another one (a car's 买了台
+    before 华为mate60)."""
+    if slot not in slot_table()["cues"]["en"]["brand_slots"] or not value:
+        return False
+    words = tag_words(normalise(value))
+    found = brand_slot(words[0].norm) if words else ""
+    return bool(found) and found != slot
 
 
 def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:

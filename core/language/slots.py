@@ -15,6 +15,7 @@ __all__ = [
     "ABOUT",
     "ANY",
     "ClaimDraft",
+    "headed_slot",
     "overlaps",
     "phrasing_of",
     "role_keyed",
@@ -123,6 +124,23 @@ def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
         if found:
             return f"{slot}:{found}"
     return f"{slot}:{keys['']}" if "" in keys else slot
+
+
+def headed_slot(slot: str, value: str) -> str:
+    """The slot a claim of a place slot (`cues.en.headed_from`: a home, an employer) belongs
+    to when its value ends with another slot's `heads` ("moved over to the leisure centre
+    gym": a gym, not a home); else `slot`."""
+    if slot not in slot_table()["cues"]["en"]["headed_from"]:
+        return slot
+    tail = " " + " ".join(value.lower().split())
+    return next(
+        (
+            name
+            for name, spec in slot_table()["slots"].items()
+            if any(tail.endswith(" " + head) for head in spec.get("heads", ()))
+        ),
+        slot,
+    )
 
 
 def role_words(slot: str, languages: Sequence[str] = ("en", "zh")) -> tuple[str, ...]:

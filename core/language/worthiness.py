@@ -215,6 +215,14 @@ def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
     return any(w in lex["verdicts"] for w in rest) and all(w in allowed for w in rest)
 
 
+def _declarative_ne(text: str, lex: dict[str, Any]) -> bool:
+    """A 呢 that ends a statement (房贷还没还完呢): its last clause holds a cue of an ongoing
+    state (`declarative_ne`) and no question word."""
+    last = [p for p in _ZH_PUNCT.split(text) if p][-1]
+    asks = any(w in last for w in lex["question_words"])
+    return not asks and any(c in last for c in lex["declarative_ne"])
+
+
 def _chinese(text: str) -> str:
     stripped = text.strip()
     if stripped.endswith(("？", "?")):
@@ -227,7 +235,9 @@ def _chinese(text: str) -> str:
     bare = core.rstrip(_ZH_TAIL) or core
     if not core:
         return "filler"
-    if bare.endswith(tuple(p.rstrip("？") for p in lex["question_particles"])):
+    if bare.endswith(tuple(p.rstrip("？") for p in lex["question_particles"])) and not (
+        bare.endswith("呢") and _declarative_ne(stripped, lex)
+    ):
         return "question"
     for group, name in (("greetings", "greeting"), ("thanks", "thanks")):
         if bare in lex[group] or core in lex[group]:

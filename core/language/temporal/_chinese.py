@@ -307,6 +307,17 @@ _HOLIDAY_NAMES = "|".join(
 )
 
 
+_EVERY = re.compile(r"每年|年年|每次|每逢|每到")
+_CLAUSE_END = re.compile(r"[，。！？；,.!?;\n]")
+
+
+def _clause_of(text: str, at: int) -> str:
+    """The clause of `text` around position `at`."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    end = _CLAUSE_END.search(text, at)
+    return text[start : end.start() if end else len(text)]
+
+
 @ZH.rule(rf"(?P<core>(?:(?P<yw>{_YEAR_WORD})|(?P<y>{_YEAR})年)?(?:的)?(?P<h>{_HOLIDAY_NAMES}))")
 def _holiday(m: re.Match[str], ctx: Context) -> Hit | None:
     """圣诞节, 去年国庆, 春节 (lunar holidays from a table of 1990-2049); a public-holiday week
@@ -315,6 +326,8 @@ def _holiday(m: re.Match[str], ctx: Context) -> Hit | None:
     if m.group("yw") or m.group("y"):
         y = cn_number(m.group("y")) if m.group("y") else ctx.today.year + _YEAR_WORDS[m.group("yw")]
         found, rank = _holiday_date(name, y), 3
+    elif _EVERY.search(_clause_of(ctx.text, m.start())):
+        return None  # 过年回谁家每年都要商量: a habit, no date
     else:
         years = (ctx.today.year - 1, ctx.today.year, ctx.today.year + 1)
         options = [d for d in (_holiday_date(name, y) for y in years) if d is not None]
