@@ -121,6 +121,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         said_of = clause if they_did or not done_to_me else clause[verb + 1 :]
         named = _named_words(said_of, before if they_did or _points_back(cue) else ())
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
+        keys += tuple(k for k in keys_of(" ".join(completed(cue))) if k not in keys)
         if not keys:
             continue
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
@@ -128,7 +129,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         # An ended habit or a clause without a verb that names nobody is the speaker's
         # ("three months without a cigarette", "totally over fortnite").
         ending = _ending(clause, said)
-        mine = _first_person(clause) or bool(ceased) or verb == len(clause)
+        mine = _first_person(clause) or bool(ceased) or verb == len(clause) or bool(completed(cue))
         # A thing that ended is the speaker's thing, by its head noun ("the pixel finally gave
         # up the ghost"; not the laptop of "the laptop charger gave up the ghost").
         if who is None and ending and not mine:
@@ -187,9 +188,9 @@ def _change_clauses(
     for clause in clauses(tokens):
         ceased = ended_for(clause)
         said = " ".join(norm(t.text) for t in clause)
-        cue = ceased or _has(spec["change"], said) or _ending(clause, said)
+        cue = ceased or _has([*spec["change"], *spec["completes"]], said) or _ending(clause, said)
         # a start dated by a temporary word lasts ("new boss started today")
-        if cue and (ceased or not temporary or _has(spec["lasting"], said)):
+        if cue and (ceased or not temporary or _has(spec["lasting"], said) or completed(cue)):
             yield clause, cue, said, bool(ceased), before
         before = clause
 
@@ -266,6 +267,14 @@ def _cue_of(tokens: tuple[Token, ...]) -> str:
     return next((cue for _, cue, _, _, _ in _change_clauses(tokens)), "")
 
 
+def completed(cue: str) -> tuple[str, ...]:
+    """What a cue that completes a state names of it ("had the baby": pregnant; 出院: 住院),
+    so that the state's statement shares a topic with it."""
+    spec = topics()
+    found: tuple[str, ...] = tuple(spec["en"]["completes"].get(cue, ()))
+    return found or tuple(spec["zh"]["completes"].get(cue, ()))
+
+
 def ends_subject(cue: str) -> bool:
     """Whether a change cue ends its subject's part ("died", "retired", 退休, 关门)."""
     spec = topics()
@@ -278,8 +287,10 @@ def change_cue_zh(text: str, clauses_zh: Sequence[str]) -> str:
         return ""
     spec, framed = topics()["zh"], False
     for clause in clauses_zh:
-        framed = framed or _blocked_zh(clause, scope="onward")
-        cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
+        framed = framed or (
+            _blocked_zh(clause, scope="onward") and not _zh_cue(spec["ends_subject"], clause)
+        )
+        cue = _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
         if cue and not framed and not _blocked_zh(clause, scope="clause"):
             return cue
     return ""
@@ -410,8 +421,11 @@ def topic_claims_zh(
     framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:
         spec = topics()["zh"]
-        framed = framed or _blocked_zh(clause, scope="onward")
-        cue = _zh_cue(spec["change"], clause) or _zh_cue(spec["ends_subject"], clause)
+        # an ending is no passing state (小林今天搬走了), though 今天 frames one
+        framed = framed or (
+            _blocked_zh(clause, scope="onward") and not _zh_cue(spec["ends_subject"], clause)
+        )
+        cue = _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
             said_of = subject(clause)
@@ -427,6 +441,7 @@ def topic_claims_zh(
         words = tag_words(normalise(clause))
         after = [w for w in words if w.end > at]
         found = zh_terms(clause) | zh_names(words) | verb_keys(after) | setup
+        found |= set(completed(cue))  # 爷爷出院了 ends 住院
         keys = tuple(sorted(k for k in found if not is_time(k)))  # 一下午 names no topic
         last, setup = subject(clause[:at]) or last, set()
         if cue.startswith("搬") and zh_thing_subject(clause[:at], listed=False):

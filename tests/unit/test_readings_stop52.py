@@ -5,7 +5,8 @@ endings by stepping back, deferring, shaving off or a pet put down, and a place 
 ends with a gym; in Chinese a manager or a pet said by name (组长叫, 猫叫), a home bought
 (在*买房), a works bus, a pet ended by its name (金宝走了), 老板 no one's name, a brand of
 another kind no value of a car, a past frame carried to the clauses after it, a statement
-ending in 呢, and a holiday said of every year dated at no time."""
+ending in 呢, and a holiday said of every year dated at no time; in both languages a change
+that completes a state names it ("gave birth": pregnant; 出院: 住院)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.temporal import default_resolver
 from bitemporal_core.language.worthiness import MEMORY, category
 
+from ._readings import all_drafts
 from ._readings import drafts as _drafts
 from ._readings import zh_drafts as _zh
 
@@ -138,3 +140,31 @@ def test_a_holiday_of_every_year_is_no_date() -> None:
     assert default_resolver().resolve("过年回谁家每年都要商量", said) is None
     found = default_resolver().resolve("过年回老家", said)
     assert found is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("my sister got discharged yesterday", "hospit"),
+        ("Tess gave birth last night", "pregnant"),
+        ("finally paid off the kitchen loan", "loan"),
+    ],
+)
+def test_a_completion_names_the_state_it_completes(text: str, named: str) -> None:
+    topics = [d for d in all_drafts(text) if d.slot == "topic"]
+    assert any(named in d.keys for d in topics)
+
+
+@pytest.mark.parametrize(("text", "named"), [("表哥出院了", "住院"), ("考公上岸了", "考公")])
+def test_a_chinese_completion_names_the_state_it_completes(text: str, named: str) -> None:
+    topics = [d for d in claims_zh(text) if d.slot == "topic"]
+    assert any(named in d.keys for d in topics)
+
+
+def test_work_that_paid_off_completes_nothing() -> None:
+    assert not [d for d in all_drafts("all that hard work paid off") if d.slot == "topic"]
+
+
+def test_an_ending_said_today_is_no_passing_state() -> None:
+    topics = [d for d in claims_zh("小王今天离职了，组里乱成一锅粥") if d.slot == "topic"]
+    assert ("speaker", ("小王",)) in [(d.subject_kind, d.keys) for d in topics]
