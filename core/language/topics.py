@@ -285,12 +285,10 @@ def change_cue_zh(text: str, clauses_zh: Sequence[str]) -> str:
     """The first change cue of a Chinese statement's clauses that is not blocked, or ""."""
     if _blocked_zh(text):
         return ""
-    spec, framed = topics()["zh"], False
+    framed = False
     for clause in clauses_zh:
-        framed = framed or (
-            _blocked_zh(clause, scope="onward") and not _zh_cue(spec["ends_subject"], clause)
-        )
-        cue = _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
+        framed = framed or _frames_zh(clause)
+        cue = _change_cue_zh(clause)
         if cue and not framed and not _blocked_zh(clause, scope="clause"):
             return cue
     return ""
@@ -354,6 +352,19 @@ def _draft(kind: str, subject: str, value: str, keys: tuple[str, ...], cue: str)
         replacing=True,
         rule=f"topic: '{cue}'",
     )
+
+
+def _change_cue_zh(clause: str) -> str:
+    """The clause's first cue of a change, an ending of its subject or a completion, or ""."""
+    spec = topics()["zh"]
+    return _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
+
+
+def _frames_zh(clause: str) -> bool:
+    """Whether a clause opens a temporary frame over itself and those after it (这周出差);
+    an ending is no passing state though 今天 frames one (小林今天搬走了)."""
+    ending = _zh_cue(topics()["zh"]["ends_subject"], clause)
+    return _blocked_zh(clause, scope="onward") and not ending
 
 
 def _zh_cue(cues: Iterable[str], text: str) -> str:
@@ -421,11 +432,8 @@ def topic_claims_zh(
     framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:
         spec = topics()["zh"]
-        # an ending is no passing state (小林今天搬走了), though 今天 frames one
-        framed = framed or (
-            _blocked_zh(clause, scope="onward") and not _zh_cue(spec["ends_subject"], clause)
-        )
-        cue = _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
+        framed = framed or _frames_zh(clause)
+        cue = _change_cue_zh(clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
             said_of = subject(clause)
