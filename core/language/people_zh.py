@@ -114,7 +114,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         and head[:1] not in subjects["speaker"]
         and short.group(0)[-1] not in subjects["not_name_ends"]  # 秦也卖掉了: the car 秦, too
         and not _zh_time_word(head)  # 周二刚提的: Tuesday, no one named 周二
-        and not head.startswith(tuple(subjects["not_name_words"]))  # 老板换了: the boss
+        and not head.startswith(tuple(subjects["not_name_words"]))  # 老板走了: the boss
     ):
         return "person", short.group(0)  # "婚礼改到" is no one's name
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导

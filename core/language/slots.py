@@ -128,8 +128,8 @@ def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
 
 def headed_slot(slot: str, value: str) -> str:
     """The slot a claim of a place slot (`cues.en.headed_from`: a home, an employer) belongs
-    to when its value ends with another slot's `heads` ("moved over to the leisure centre
-    gym": a gym, not a home); else `slot`."""
+    to when its value ends with another slot's `heads` ("moved over to the sports centre by
+    the park": a gym, not a home); else `slot`."""
     if slot not in slot_table()["cues"]["en"]["headed_from"]:
         return slot
     tail = " " + " ".join(value.lower().split())

@@ -268,7 +268,7 @@ def _cue_of(tokens: tuple[Token, ...]) -> str:
 
 
 def completed(cue: str) -> tuple[str, ...]:
-    """What a cue that completes a state names of it ("had the baby": pregnant; 出院: 住院),
+    """What a cue that completes a state names of it ("gave birth": pregnant; 出院: 住院),
     so that the state's statement shares a topic with it."""
     spec = topics()
     found: tuple[str, ...] = tuple(spec["en"]["completes"].get(cue, ()))

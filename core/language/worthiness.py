@@ -216,7 +216,7 @@ def _reaction(words: list[str], names: set[str], lex: dict[str, Any]) -> bool:
 
 
 def _declarative_ne(text: str, lex: dict[str, Any]) -> bool:
-    """A 呢 that ends a statement (房贷还没还完呢): its last clause holds a cue of an ongoing
+    """A 呢 that ends a statement (报告还没写完呢): its last clause holds a cue of an ongoing
     state (`declarative_ne`) and no question word."""
     last = [p for p in _ZH_PUNCT.split(text) if p][-1]
     asks = any(w in last for w in lex["question_words"])

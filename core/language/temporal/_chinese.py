@@ -327,7 +327,7 @@ def _holiday(m: re.Match[str], ctx: Context) -> Hit | None:
         y = cn_number(m.group("y")) if m.group("y") else ctx.today.year + _YEAR_WORDS[m.group("yw")]
         found, rank = _holiday_date(name, y), 3
     elif _EVERY.search(_clause_of(ctx.text, m.start())):
-        return None  # 过年回谁家每年都要商量: a habit, no date
+        return None  # 过年去哪儿每年都要吵一架: a habit, no date
     else:
         years = (ctx.today.year - 1, ctx.today.year, ctx.today.year + 1)
         options = [d for d in (_holiday_date(name, y) for y in years) if d is not None]
