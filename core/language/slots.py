@@ -133,14 +133,14 @@ def headed_slot(slot: str, value: str) -> str:
     if slot not in slot_table()["cues"]["en"]["headed_from"]:
         return slot
     tail = " " + " ".join(value.lower().split())
-    return next(
-        (
-            name
-            for name, spec in slot_table()["slots"].items()
-            if any(tail.endswith(" " + head) for head in spec.get("heads", ()))
-        ),
-        slot,
-    )
+    return next((name for head, name in _heads() if tail.endswith(" " + head)), slot)
+
+
+@cache
+def _heads() -> tuple[tuple[str, str], ...]:
+    """Each slot's `heads`, with the slot: read once, not per claim."""
+    slots = slot_table()["slots"].items()
+    return tuple((head, name) for name, spec in slots for head in spec.get("heads", ()))
 
 
 def role_words(slot: str, languages: Sequence[str] = ("en", "zh")) -> tuple[str, ...]:
