@@ -7,7 +7,8 @@ are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since),
 `data/pairs_dev2.json` (written blind at stop 50, tuned on since), `data/pairs_dev3.json`
 (written blind at the end of stop 50, tuned on from stop 51), `data/pairs_dev4.json` (written
 blind at stop 51, tuned on from stop 52), `data/pairs_dev5.json` (written blind at stop 52,
-not read) and the formation tests' `tests/contract/data/simple_pairs.json`.
+read from stop 53), `data/pairs_dev6.json` (written blind at stop 53, not read) and the
+formation tests' `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
 
@@ -31,6 +32,7 @@ SETS = {
     "pairs_dev3": HERE / "data" / "pairs_dev3.json",
     "pairs_dev4": HERE / "data" / "pairs_dev4.json",
     "pairs_dev5": HERE / "data" / "pairs_dev5.json",
+    "pairs_dev6": HERE / "data" / "pairs_dev6.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
