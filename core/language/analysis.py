@@ -99,10 +99,14 @@ def statement_spans(text: str, sentences: Sequence[Sentence]) -> list[tuple[str,
 def _belongs(sentence: Sentence, part: Sequence[Sentence]) -> bool:
     """Whether a sentence is part of the statement of the sentences before it: a fragment,
     or a dependent clause after a sentence that did not close ("my number's 07700 900312 if
-    u need it for the booking" is one memory)."""
+    u need it for the booking" is one memory), or any sentence after an unclosed lead-in
+    without a verb ("back in sixth form | i worked weekends at a garden centre")."""
     last = part[-1]
     open_ = last.language == "en" and not last.text.rstrip().endswith((".", "!", "?", "…"))
-    return (_fragment(sentence) and _joins(part)) or (open_ and dependent(sentence.text))
+    lead_in = open_ and len(part) == 1 and not any(t.pos in _VERBS for t in last.tokens)
+    return (_fragment(sentence) and _joins(part)) or (
+        open_ and (lead_in or dependent(sentence.text))
+    )
 
 
 def _joins(part: Sequence[Sentence]) -> bool:

@@ -192,8 +192,8 @@ def _match(
 
     def word_ok(item: _Item, j: int) -> bool:
         text, keys, pos = words[j]
-        if item.pos is not None and pos != item.pos:
-            return False
+        if item.pos is not None and item.pos not in pos.split():
+            return False  # a coarse tag ("VERB") or a fine one ("VBG": "seeing", not "see")
         return item.stem in keys and (text not in exceptions or text == item.stem)
 
     def walk(i: int, j: int) -> int | None:
@@ -249,7 +249,7 @@ def _found(clause: Sequence[Token], brand_slot: Callable[[str], str] | None) -> 
     """The phrasings a clause matches whose value is there (and, for a brand, is of their
     slot: `claims_en`): the longest first (of one phrasing, its shortest match), none
     overlapping, in clause order."""
-    words = [(norm(t.text), _keys(clause, i), t.pos) for i, t in enumerate(clause)]
+    words = [(norm(t.text), _keys(clause, i), f"{t.pos} {t.tag}") for i, t in enumerate(clause)]
     present = set().union(*(w[1] for w in words))
     taken: list[_Found] = []
     for pattern, _ in _candidates(present):
@@ -500,9 +500,13 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     phrased = slot_table()["slots"][pattern.slot]["en"].get("shaped", {})
     if pattern.source in phrased.get("phrasings", ()) and not re.search(phrased["shape"], value):
         return False  # "i'm on sertraline 50mg", not "i'm on nights"
-    money = slot_table()["cues"]["en"]["money"]
-    if pattern.slot in money["not_of"] and re.match(money["shape"], value):
-        return False  # "bumped me to £42.5k": a salary, no date nor job title
+    cues = slot_table()["cues"]["en"]
+    for amount in (cues["money"], cues["dose"]):
+        if pattern.slot in amount["not_of"] and re.match(amount["shape"], value):
+            return False  # "bumped me to £42.5k": a salary, no date nor job title
+    dose = cues["dose"]
+    if pattern.slot == dose["of"] and pattern.source in dose["needed_by"]:
+        return re.search(dose["shape"], value) is not None  # not "started online classes"
     if pattern.slot in slot_table()["timed_slots"]:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]

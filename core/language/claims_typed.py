@@ -19,7 +19,13 @@ from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import has_cue, hypothetical, negated, norm, passing
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.families import brand_slot, is_brand, topics
-from bitemporal_core.language.people import is_name, mentioned, name_at, subject_of
+from bitemporal_core.language.people import (
+    is_name,
+    mentioned,
+    name_at,
+    relation_words,
+    subject_of,
+)
 from bitemporal_core.language.slots import (
     ABOUT,
     ClaimDraft,
@@ -404,10 +410,13 @@ def _titled_now(
 def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] | None:
     """The owner of a brand said after "my": the speaker, unless the words between say it
     was theirs before ("my old Civic"), is someone's ("my mate's Boxster") or go on to a
-    verb ("my brother got a BMW": the verb's subject's)."""
+    verb ("my brother got a BMW": the verb's subject's), or end with a relative, whose name
+    the brand is ("my best friend Zoe")."""
     words = {t.text.lower() for t in between}
     if words & (former | _OWNED_BY) or any(t.pos in ("VERB", "AUX") for t in between):
         return None
+    if between and between[-1].text.lower() in relation_words():
+        return None  # "my best friend Zoe": a name, no Renault
     return "speaker", ""
 
 

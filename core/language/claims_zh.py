@@ -293,6 +293,7 @@ def _claim(
             for f in p.regex.finditer(clause)
             if (not p.at_word or _word_at(clause, f.start(), marked=p.source.startswith("|")))
             and not _not_cue(clause, f.start())
+            and not _runs_on(clause, f, p)
         ),
         None,
     )
@@ -429,6 +430,16 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
             return False  # 现在在成都, a place's name: not 现在在公司
     pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
+
+
+def _runs_on(clause: str, m: re.Match[str], p: _Phrasing) -> bool:
+    """Whether the last word (two characters or more) of a phrasing with a `*` runs on, to
+    the segmenter, into a longer word (在私教工作室买了课: a studio, no 在*工作); a single
+    character is left alone, the segmenter often joins it wrongly."""
+    last = p.parts[-1] if p.star and p.parts else ""
+    at = m.end() - len(last)
+    words = tag_words(normalise(clause)) if len(last) > 1 else []
+    return any(w.start == at and w.end > m.end() for w in words)
 
 
 def _word_at(clause: str, at: int, *, marked: bool = False) -> bool:

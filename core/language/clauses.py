@@ -23,7 +23,11 @@ __all__ = [
     "words_in",
 ]
 
-_EN_BREAK = re.compile(r"[,;:!?.]+|\b(?:cos|coz|cause|because|but|so)\b", re.IGNORECASE)
+_EN_BREAK = re.compile(
+    r"[,;:!?.\u2014]+|\b(?:cos|coz|cause|because|but|so)\b"
+    r"|\band\b(?=\s+(?:i|we|you|he|she|they)(?:'ll|\s+will)\b)",
+    re.IGNORECASE,
+)
 _EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"  # the symbols chat uses as punctuation
 ZH_CLAUSES = re.compile(
     "[，,；;。！!？?\n" + _EMOJI + "]+|(?:但是|不过(?!敏)|所以|然后|而且)"
@@ -62,7 +66,8 @@ def timed_text(text: str, *, chinese: bool) -> str:
     something off, every later clause ("云南黄了，五一要值班": the trip is off now, not on
     1 May); after a clause that says now, every later one that says when something ends
     (现在用199..., 老号下个月停机: the new number is in use now; "at google now, starting at
-    meta next month" is still dated)."""
+    meta next month" is still dated) or what will happen ("on the night shift now and we'll
+    swap back in spring": the night shift is now)."""
     breaks = list((ZH_CLAUSES if chinese else _EN_BREAK).finditer(text))
     if not breaks:
         return text
@@ -70,10 +75,12 @@ def timed_text(text: str, *, chinese: bool) -> str:
     off = _called_off(chinese).search(text, 0, breaks[0].start()) is not None
     starts = [m.end() for m in breaks]
     ends = [m.start() for m in breaks[1:]] + [len(text)]
-    out, said_now, ending = text, _group(chinese, "now_words"), _group(chinese, "ends_later")
+    out, said_now = text, _group(chinese, "now_words")
+    ending = _group(chinese, "ends_later"), _group(chinese, "said_later")
     now = said_now.search(text, 0, breaks[0].start()) is not None
     for start, end in zip(starts, ends, strict=True):
-        if off or cue.search(text, start, end) or (now and ending.search(text, start, end)):
+        later = now and any(group.search(text, start, end) for group in ending)
+        if off or later or cue.search(text, start, end):
             out = out[:start] + " " * (end - start) + out[end:]
         now = now or said_now.search(text, start, end) is not None
     return out
@@ -81,9 +88,13 @@ def timed_text(text: str, *, chinese: bool) -> str:
 
 @cache
 def _group(chinese: bool, group: str) -> re.Pattern[str]:
-    """A cue group of one language (`now_words`, `ends_later`; English as whole words)."""
+    """A cue group of one language (`now_words`, `ends_later`, `said_later`; English as whole
+    words, a contraction such as 'll after any word)."""
     words = sorted(slot_table()["cues"]["zh" if chinese else "en"][group], key=len)[::-1]
-    return re.compile("|".join(map(re.escape, words))) if chinese else _whole_words(words)
+    if chinese:
+        return re.compile("|".join(map(re.escape, words)))
+    bounded = [("" if w.startswith("'") else r"(?<![\w'])") + re.escape(w) for w in words]
+    return re.compile("(?:" + "|".join(bounded) + r")(?![\w'])", re.I)
 
 
 @cache

@@ -230,7 +230,9 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
             rel = _relation(head, i + 1)
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
-            return "relation", _pair(head, i) or _full(low)
+            pair = _pair(head, i)
+            named = None if pair else _relation(clause, i)  # "cousin Hannah's wedding"
+            return named if named is not None else ("relation", pair or _full(low))
         owner = _possessor(clause, i)
         if owner is not None:
             return owner

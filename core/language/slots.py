@@ -186,3 +186,9 @@ def shaped(slot: str, value: str) -> bool:
     return digits >= spec.get("shape_digits", 0) and not re.match(
         spec.get("shape_not", "$^"), plain
     )
+
+
+def dose_only(value: str) -> bool:
+    """Whether a value is only an amount of a medicine (`cues.en.dose`: "75 mg"), which can
+    only be the dose of the one medicine held."""
+    return re.fullmatch(slot_table()["cues"]["en"]["dose"]["shape"], value.strip()) is not None

@@ -44,7 +44,9 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         joint = tok.text in "£$€@-'" or tok.text.lower() == "of"
         later = nxt is not None and nxt.pos in _VALUE_POS
         inside = tok.text == "'s" and bool(words) and nxt is not None and nxt.text[:1].isupper()
-        mislabelled = not words and tok.pos == "VERB" and _bare(tok, nxt)
+        mislabelled = (
+            not words and tok.pos == "VERB" and (_bare(tok, nxt) or _after_verb(clause, i))
+        )
         linked = (joint and bool(words) and later) or inside
         if tok.text == "." or not (tok.pos in _VALUE_POS or named or mislabelled or linked):
             break
@@ -55,6 +57,12 @@ def value_at(clause: Sequence[Token], at: int) -> str:
         words.append(tok.text)
         i += 1
     return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
+
+
+def _after_verb(clause: Sequence[Token], i: int) -> bool:
+    """A present-tense verb right after another verb, which English does not say: a word the
+    tagger mistook ("started sertraline 50mg": a medicine)."""
+    return clause[i].tag == "VBP" and i > 0 and clause[i - 1].pos == "VERB"
 
 
 def _time_frame(tok: Token, nxt: Token | None) -> bool:
@@ -89,10 +97,10 @@ def _object_pronoun(tok: Token) -> bool:
 def _bare(tok: Token, nxt: Token | None) -> bool:
     """A word tagged as a verb that stands alone as a value: a gerund ("given up running")
     or a noun the tagger mislabelled, with no object after it; not a verb in the past tense
-    ("the team I follow lost again")."""
+    ("the team I follow lost again") or one said of a third person ("runs out")."""
     word = tok.text
-    if tok.tag in ("VBD", "VBN"):
-        return False
+    if tok.tag in ("VBD", "VBN", "VBZ"):
+        return False  # "the lease runs out": a verb of its own
     timed = nxt is not None and nxt.text.lower() in slot_table()["cues"]["en"]["time_words"]
     if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM") and not timed:
         return word.lower().endswith("ing")  # "goodbye to biscuit this morning": no object

@@ -15,12 +15,13 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.families import brand_slot, family_heads, zh_family_heads
+from bitemporal_core.language.families import brand_slot, family_heads, topics, zh_family_heads
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
     ANY,
     ClaimDraft,
+    dose_only,
     kin_slots,
     phrasing_of,
     role_keyed,
@@ -337,6 +338,8 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.single:
         kind = [c.fact_id for c in held if new.mode != "add" and _kind_named(new, c.claim)]
         return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind
+    if len(same) == 1 and dose_only(new.value) and not _same_value(new, same[0].claim):
+        return [same[0].fact_id]  # "bumped me up to 100mg": the one medicine's dose
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
         kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
         dated = [*same, *kin]
@@ -374,8 +377,18 @@ def _kind_named(new: Claim, old: Claim) -> bool:
     if not kind or old.slot != ABOUT or not old.positive or old.mode != "state":
         return False
     things = {k for k in (*old.keys, *old.context) if kind & (topic_terms((k,)) | _brand_kind(k))}
+    if _kind_elsewhere(new.slot) & {*old.keys, *old.context}:
+        return False  # 手机号我是移动的: the phone's carrier, not the broadband's
     # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
     return bool(things) and not things & {*new.keys, *new.context}
+
+
+@cache
+def _kind_elsewhere(slot: str) -> frozenset[str]:
+    """The keys of a slot's `kind_elsewhere` words: a statement naming one is about a thing
+    of another slot, though it names a brand of this slot's kind (a mobile's carrier)."""
+    words = slot_spec(slot).get("kind_elsewhere", ())
+    return frozenset(k for w in words for k in (claim_keys(w) if w.isascii() else (w,)))
 
 
 def _swaps(claim: Claim) -> bool:
@@ -423,7 +436,18 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     # a slot's fact is about its slot too ("new boss started today" meets "reporting to Mike")
     base = old.slot.partition(":")[0]  # a role's fact is its slot's (doctor:gp: doctor)
     slot = _slot_topics(base) if base in _named_slots() else frozenset()
-    return bool(mine & (topic_terms(theirs) | slot))
+    shared = mine & (topic_terms(theirs) | slot)
+    return bool(shared) and not _told_apart(shared, {*new.keys, *new.context}, set(theirs))
+
+
+def _told_apart(shared: set[str], new: set[str], old: set[str]) -> bool:
+    """Whether two statements share only the heads of families whose `apart` words (in
+    `topics.json`) one of them names and the other not: 手机号是移动的 and 宽带换成联通了 name a
+    phone's carrier and a broadband's."""
+    apart = topics()["zh"]["apart"]
+    if not shared <= set(apart):
+        return False
+    return all(bool(set(apart[head]) & new) != bool(set(apart[head]) & old) for head in shared)
 
 
 def _names(new: Claim, old: Claim) -> bool:

@@ -48,7 +48,7 @@ from bitemporal_core.services.claims import (
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
 from bitemporal_core.services.mentions import Mentions
-from bitemporal_core.services.named import ended_by_name
+from bitemporal_core.services.named import ended_by_name, vacated
 from bitemporal_core.services.others import Said, ended_by_others
 
 __all__ = ["MAX_PLANNED", "TALK", "Book", "Planned", "Retire", "plan_statements"]
@@ -411,8 +411,10 @@ def _others(s: _Said) -> list[tuple[str, Claim, str]]:
 
 
 def _by_name(s: _Said) -> list[Retire]:
-    """What an ending said of someone by name ends of facts about others (`services.named`)."""
+    """What an ending said of someone by name ends of facts about others, and of the places
+    they held for others (`services.named`)."""
     found = ended_by_name(s.ctx, s.scope, s.claims, s.book.gone)
+    found += vacated(s.ctx, s.scope, s.claims, {*s.book.gone, *(f.id for f, _ in found)})
     reason = "rule:{} (named)"
     conf = _CONFIDENCE["named"]
     return [

@@ -14,7 +14,8 @@ from collections.abc import Callable, Collection, Sequence
 
 import attrs
 
-from bitemporal_core.language.people_zh import zh_relatives
+from bitemporal_core.language.detect import has_han
+from bitemporal_core.language.people_zh import zh_relatives, zh_says_i
 from bitemporal_core.language.slots import ABOUT, ANY, slot_table
 from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.model import Claim
@@ -25,6 +26,7 @@ __all__ = ["Said", "ended_by_others"]
 
 _WORDS = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
 _PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers", "他", "她"})
+_UNNAMED = 4  # the latest people a Chinese statement that names no one may be about
 
 
 Found = list[tuple[str, Claim, str]]
@@ -159,12 +161,16 @@ def ended_together(said: Said) -> Found:
 def ended_for_other(said: Said) -> Found:
     """What an ending the speaker says of a value they hold nothing of ends of the one other
     the statement names (or points back to with a pronoun) who holds it (学而思那个班退了，给女儿
-    找了个数学老师: the daughter's class; 钢琴不学了 老师说他坐不住: the son's)."""
+    找了个数学老师: the daughter's class; 钢琴不学了 老师说他坐不住: the son's); a Chinese
+    statement that names no one, not even 我, may be of any of the latest people mentioned
+    (围棋不下了，改学画画了 after 儿子在学围棋)."""
     found: Found = []
     words = set(_WORDS.findall(said.text.lower())) & _PRONOUNS  # 老师说他坐不住: the son
     pointed = [k for w in sorted(words) for k in said.mentions.referents(w)]
     named = [*said.people, *zh_relatives(said.text)]
     others = [said.mentions.alias(p) for p in named if "=" not in p] + pointed
+    if not others and has_han(said.text) and not zh_says_i(said.text):
+        others = [k for k in said.mentions.recent if "=" not in k][:_UNNAMED]  # 跆拳道不学了
     for claim in said.claims:
         if not claim.subject.startswith("speaker:") or claim.slot in (TOPIC, ABOUT):
             continue
