@@ -411,12 +411,12 @@ def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] 
     """The owner of a brand said after "my": the speaker, unless the words between say it
     was theirs before ("my old Civic"), is someone's ("my mate's Boxster") or go on to a
     verb ("my brother got a BMW": the verb's subject's), or end with a relative, whose name
-    the brand is ("my best friend Zoe")."""
+    the brand is ("my best mate Zoe")."""
     words = {t.text.lower() for t in between}
     if words & (former | _OWNED_BY) or any(t.pos in ("VERB", "AUX") for t in between):
         return None
     if between and between[-1].text.lower() in relation_words():
-        return None  # "my best friend Zoe": a name, no Renault
+        return None  # "my best mate Zoe": a name, no Renault
     return "speaker", ""
 
 

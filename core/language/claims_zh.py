@@ -434,7 +434,7 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
 
 def _runs_on(clause: str, m: re.Match[str], p: _Phrasing) -> bool:
     """Whether the last word (two characters or more) of a phrasing with a `*` runs on, to
-    the segmenter, into a longer word (在私教工作室买了课: a studio, no 在*工作); a single
+    the segmenter, into a longer word (在楼下的陶艺工作室学拉坯: a studio, no 在*工作); a single
     character is left alone, the segmenter often joins it wrongly."""
     last = p.parts[-1] if p.star and p.parts else ""
     at = m.end() - len(last)

@@ -231,7 +231,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
             pair = _pair(head, i)
-            named = None if pair else _relation(clause, i)  # "cousin Hannah's wedding"
+            named = None if pair else _relation(clause, i)  # "cousin Amira's party"
             return named if named is not None else ("relation", pair or _full(low))
         owner = _possessor(clause, i)
         if owner is not None:

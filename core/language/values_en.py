@@ -61,7 +61,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
 
 def _after_verb(clause: Sequence[Token], i: int) -> bool:
     """A present-tense verb right after another verb, which English does not say: a word the
-    tagger mistook ("started sertraline 50mg": a medicine)."""
+    tagger mistook ("started citalopram 10mg": a medicine)."""
     return clause[i].tag == "VBP" and i > 0 and clause[i - 1].pos == "VERB"
 
 
@@ -100,7 +100,7 @@ def _bare(tok: Token, nxt: Token | None) -> bool:
     ("the team I follow lost again") or one said of a third person ("runs out")."""
     word = tok.text
     if tok.tag in ("VBD", "VBN", "VBZ"):
-        return False  # "the lease runs out": a verb of its own
+        return False  # "the contract runs out": a verb of its own
     timed = nxt is not None and nxt.text.lower() in slot_table()["cues"]["en"]["time_words"]
     if nxt is not None and nxt.pos in ("DET", "PRON", "PROPN", "NOUN", "NUM") and not timed:
         return word.lower().endswith("ing")  # "goodbye to biscuit this morning": no object

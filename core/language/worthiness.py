@@ -147,14 +147,14 @@ def _starts_question(
         return False  # "Can you save my number ...": a request to keep something
     wh = {"what", "whats", "what's", "where", "wheres", "where's", "when", "why", "who", "whom"}
     wh |= {"whose", "which", "how", "hows", "how's"}
-    if first in lex["subordinating_wh"]:  # "when the lease runs out i might go electric"
+    if first in lex["subordinating_wh"]:  # "when the contract ends i might switch to a tablet"
         return len(words) > 1 and words[1] in lex["question_starts"] and words[1] not in wh
     if first in wh:
         return (len(words) > 1 and words[1] not in {"a", "an"}) or first == "why"
     # an auxiliary first ("Do you...", "Is it...") followed by a subject pronoun or "there"
     subjects = {"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "anyone"}
     if len(tokens) > 3 and (tokens[2].text in ("!", "!!") or is_emoji(tokens[2].text)):
-        return False  # "did it 😅 salary goes into monzo now": an exclamation, then news
+        return False  # "did it 😅 the mortgage is with nationwide now": an exclamation, then news
     return len(words) > 1 and words[1] in subjects
 
 

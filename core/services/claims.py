@@ -339,7 +339,7 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
         kind = [c.fact_id for c in held if new.mode != "add" and _kind_named(new, c.claim)]
         return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind
     if len(same) == 1 and dose_only(new.value) and not _same_value(new, same[0].claim):
-        return [same[0].fact_id]  # "bumped me up to 100mg": the one medicine's dose
+        return [same[0].fact_id]  # "upped me to 150mg": the one medicine's dose
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
         kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]
         dated = [*same, *kin]
@@ -378,7 +378,7 @@ def _kind_named(new: Claim, old: Claim) -> bool:
         return False
     things = {k for k in (*old.keys, *old.context) if kind & (topic_terms((k,)) | _brand_kind(k))}
     if _kind_elsewhere(new.slot) & {*old.keys, *old.context}:
-        return False  # 手机号我是移动的: the phone's carrier, not the broadband's
+        return False  # 手机号我一直是移动的: the phone's carrier, not the broadband's
     # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
     return bool(things) and not things & {*new.keys, *new.context}
 

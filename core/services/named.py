@@ -57,7 +57,9 @@ def vacated(
     found: list[tuple[Fact, Claim]] = []
     for claim in claims:
         kind, _, name = claim.subject.partition(":")
-        if claim.positive or claim.slot not in vacating or kind != "person" or not name:
+        if claim.positive or claim.slot not in vacating or not may_retire(claim):
+            continue
+        if kind != "person" or not name:
             continue
         keys = set(keys_of(name))
         hits = [f for f, _ in ctx.reads.keyword_search(scope, sorted(keys), _CANDIDATES)]

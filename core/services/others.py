@@ -163,7 +163,7 @@ def ended_for_other(said: Said) -> Found:
     the statement names (or points back to with a pronoun) who holds it (学而思那个班退了，给女儿
     找了个数学老师: the daughter's class; 钢琴不学了 老师说他坐不住: the son's); a Chinese
     statement that names no one, not even 我, may be of any of the latest people mentioned
-    (围棋不下了，改学画画了 after 儿子在学围棋)."""
+    (芭蕾不学了 after 我女儿在学芭蕾)."""
     found: Found = []
     words = set(_WORDS.findall(said.text.lower())) & _PRONOUNS  # 老师说他坐不住: the son
     pointed = [k for w in sorted(words) for k in said.mentions.referents(w)]

@@ -1,7 +1,7 @@
 """Readings added in stop 53 (docs/design.md, "Memory formation"): a dose, read only as a
 medicine's and never as a job title or a salary; a medicine named after a verb the tagger
 took it for; "seeing" a partner only as "seeing", not "I see"; a verb said of a third person
-is no value ("the lease runs out"); a future clause after one that says now dates nothing; a
+is no value ("the contract runs out"); a future clause after one that says now dates nothing; a
 lead-in without a verb joins the sentence after it; a relative's name is no brand; a
 relative named without "my" is that person; "when" opening a statement asks nothing; a
 Chinese phrasing does not run on into a longer word; and new phrasings (a resident of a
@@ -37,16 +37,16 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
             ("speaker", "", "medication", "citalopram 10 mg", True),
         ),
         ("I'm taking 25mg now", ("speaker", "", "medication", "25 mg", True)),
-        ("ok so officially a Norwich resident now", ("speaker", "", "residence", "norwich", True)),
-        ("moved my mobile over to Sky", ("speaker", "", "phone_contract", "sky", True)),
-        ("joined a tiny bouldering gym called Crux", ("speaker", "", "gym", "crux", True)),
+        ("I'm a Cardiff resident now", ("speaker", "", "residence", "cardiff", True)),
+        ("moved my mobile to Sky last week", ("speaker", "", "phone_contract", "sky", True)),
+        ("trying a gym called Crux near work", ("speaker", "", "gym", "crux", True)),
         ("found a therapist called Omar", ("speaker", "", "doctor:therapist", "omar", True)),
         (
-            "the flat belongs to some company called Tenfold now",
-            ("speaker", "", "landlord", "tenfold", True),
+            "the flat belongs to Tenfold Estates",
+            ("speaker", "", "landlord", "tenfold estates", True),
         ),
-        ("salary goes into Revolut now", ("speaker", "", "bank", "revolut", True)),
-        ("not renewing judo this year", ("speaker", "", "hobby", "judo", False)),
+        ("my salary goes into Revolut from this month", ("speaker", "", "bank", "revolut", True)),
+        ("I'm not renewing judo", ("speaker", "", "hobby", "judo", False)),
         ("I'm seeing Kofi now", ("speaker", "", "relationship", "kofi", True)),
         ("never going back to Sharp Cuts", ("speaker", "", "any", "sharp cuts", False)),
         ("we leased a Kia in March", ("speaker", "", "car", "kia", True)),
@@ -59,11 +59,11 @@ def test_reads(text: str, expected: tuple[str, str, str, str, bool]) -> None:
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("they bumped me up to 100mg", "job_title"),  # a dose, no job title
-        ("they bumped me up to 100mg", "salary"),
+        ("they bumped me up to 200mg", "job_title"),  # a dose, no job title
+        ("they bumped me up to 200mg", "salary"),
         ("we started online classes", "medication"),  # no dose, no medicine
         ("I see my nan most sundays", "relationship"),  # "see", not "seeing"
-        ("the lease runs out in May", "car"),  # a noun "lease", a verb "runs"
+        ("our lease runs out at Easter", "car"),  # a noun "lease", a verb "runs"
     ],
 )
 def test_does_not_read(text: str, slot: str) -> None:
@@ -99,7 +99,7 @@ def test_a_lead_in_without_a_verb_joins_the_next_sentence() -> None:
     ("text", "expected"),
     [
         ("老张把房子卖了，新房东是个退休老师", ("speaker", "", "landlord", "个退休老师", True)),
-        ("这个月工资已经打到建行了", ("speaker", "", "bank", "建行", True)),
+        ("上个月起工资打到建行了", ("speaker", "", "bank", "建行", True)),
         ("表姐的婚不结了", ("relation", "表姐", "relationship", "", False)),
     ],
 )
@@ -108,19 +108,19 @@ def test_reads_zh(text: str, expected: tuple[str, str, str, str, bool]) -> None:
 
 
 def test_a_relatives_name_is_no_brand() -> None:
-    assert "car" not in {d.slot for d in _drafts("my best friend Zoe lives round the corner")}
+    assert "car" not in {d.slot for d in _drafts("my best mate Zoe lives round the corner")}
     assert ("speaker", "", "car", "honda jazz", True) in _read(
         _drafts("my new Honda Jazz is great")
     )
 
 
 def test_a_relative_said_without_my_and_named_is_that_person() -> None:
-    found = _read(_drafts("cousin Hannah's party is on the 3rd of May"))
-    assert [(kind, who) for kind, who, *_ in found] == [("person", "hannah")]
+    found = _read(_drafts("cousin Amira's party is on the 3rd of May"))
+    assert [(kind, who) for kind, who, *_ in found] == [("person", "amira")]
 
 
 def test_when_opening_a_statement_asks_nothing() -> None:
-    said = "when the lease runs out I might go electric"
+    said = "when the contract ends I might switch to a tablet"
     sentence = default_extractor().sentences(said)[0]
     assert category(sentence.text, sentence.tokens) == MEMORY
     asked = default_extractor().sentences("where do i renew my passport")[0]
