@@ -37,6 +37,7 @@ from bitemporal_core.language.slots import (
     phrasing_of,
     role_slots,
     role_words,
+    shaped_en,
     slot_table,
 )
 from bitemporal_core.language.topics import change_cue_en, change_cue_zh, topic_claims_en
@@ -166,8 +167,9 @@ def _paired_name(tokens: Sequence[Token], i: int) -> bool:
 
 
 def _drug(tok: Token) -> bool:
-    """A word of a medicine's shape (the medication slot's `shaped` shape: "citalopram")."""
-    shape = slot_table()["slots"]["medication"]["en"]["shaped"]["shape"]
+    """A word of a medicine's shape (the medication slot's first `shaped` shape:
+    "citalopram")."""
+    shape = shaped_en("medication")[0]["shape"]
     return re.search(shape, tok.text) is not None
 
 

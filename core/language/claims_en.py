@@ -37,6 +37,7 @@ from bitemporal_core.language.slots import (
     overlaps,
     role_keyed,
     shaped,
+    shaped_en,
     slot_table,
 )
 from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
@@ -497,16 +498,13 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     shape = slot_table()["slots"][pattern.slot].get("value_pattern")
     if shape and not re.match(shape, value):
         return False
-    phrased = slot_table()["slots"][pattern.slot]["en"].get("shaped", {})
-    if pattern.source in phrased.get("phrasings", ()) and not re.search(phrased["shape"], value):
-        return False  # "i'm on sertraline 50mg", not "i'm on nights"
+    for phrased in shaped_en(pattern.slot):
+        if pattern.source in phrased["phrasings"] and not re.search(phrased["shape"], value):
+            return False  # "i'm on sertraline 50mg", not "i'm on nights"
     cues = slot_table()["cues"]["en"]
     for amount in (cues["money"], cues["dose"]):
         if pattern.slot in amount["not_of"] and re.match(amount["shape"], value):
             return False  # "bumped me to £42.5k": a salary, no date nor job title
-    dose = cues["dose"]
-    if pattern.slot == dose["of"] and pattern.source in dose["needed_by"]:
-        return re.search(dose["shape"], value) is not None  # not "started online classes"
     if pattern.slot in slot_table()["timed_slots"]:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]

@@ -23,6 +23,7 @@ __all__ = [
     "role_words",
     "same_slots",
     "shaped",
+    "shaped_en",
     "slot_spec",
     "slot_table",
 ]
@@ -186,6 +187,13 @@ def shaped(slot: str, value: str) -> bool:
     return digits >= spec.get("shape_digits", 0) and not re.match(
         spec.get("shape_not", "$^"), plain
     )
+
+
+def shaped_en(slot: str) -> list[dict[str, Any]]:
+    """A slot's English `shaped` entries (one, or a list), each a shape and the phrasings that
+    read a value only of that shape (a medicine's name or dose: not "i'm on nights")."""
+    found = slot_table()["slots"][slot]["en"].get("shaped", [])
+    return found if isinstance(found, list) else [found]
 
 
 def dose_only(value: str) -> bool:

@@ -377,18 +377,8 @@ def _kind_named(new: Claim, old: Claim) -> bool:
     if not kind or old.slot != ABOUT or not old.positive or old.mode != "state":
         return False
     things = {k for k in (*old.keys, *old.context) if kind & (topic_terms((k,)) | _brand_kind(k))}
-    if _kind_elsewhere(new.slot) & {*old.keys, *old.context}:
-        return False  # 手机号我一直是移动的: the phone's carrier, not the broadband's
     # "picked up a fiat so I'm not stuck when james has the corsa": the corsa goes on
     return bool(things) and not things & {*new.keys, *new.context}
-
-
-@cache
-def _kind_elsewhere(slot: str) -> frozenset[str]:
-    """The keys of a slot's `kind_elsewhere` words: a statement naming one is about a thing
-    of another slot, though it names a brand of this slot's kind (a mobile's carrier)."""
-    words = slot_spec(slot).get("kind_elsewhere", ())
-    return frozenset(k for w in words for k in (claim_keys(w) if w.isascii() else (w,)))
 
 
 def _swaps(claim: Claim) -> bool:
