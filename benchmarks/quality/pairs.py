@@ -7,7 +7,8 @@ are. Data: `data/pairs_dev1.json` (written blind at stop 49, tuned on since),
 `data/pairs_dev2.json` (written blind at stop 50, tuned on since), `data/pairs_dev3.json`
 (written blind at the end of stop 50, tuned on from stop 51), `data/pairs_dev4.json` (written
 blind at stop 51, tuned on from stop 52), `data/pairs_dev5.json` (written blind at stop 52,
-read from stop 53), `data/pairs_dev6.json` (written blind at stop 53, not read) and the
+read from stop 53), `data/pairs_dev6.json` (written blind at stop 53, read from stop 54),
+`data/pairs_dev7.json` (written blind at stop 54, not read) and the
 formation tests' `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
@@ -33,6 +34,7 @@ SETS = {
     "pairs_dev4": HERE / "data" / "pairs_dev4.json",
     "pairs_dev5": HERE / "data" / "pairs_dev5.json",
     "pairs_dev6": HERE / "data" / "pairs_dev6.json",
+    "pairs_dev7": HERE / "data" / "pairs_dev7.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
