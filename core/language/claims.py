@@ -35,6 +35,7 @@ from bitemporal_core.language.slots import (
     ANY,
     ClaimDraft,
     phrasing_of,
+    role_keyed,
     role_slots,
     role_words,
     shaped_en,
@@ -68,7 +69,27 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     tokens = truecased(tokens)
     found = _slot_ended(_brand_ended(claims_en(tokens, brand_slot=brand_slot)))
     found += typed_claims(tokens, found)
+    found += _role_vacated(found)
     return _ends_what_was_said((found or about_claim(tokens)) + topic_claims_en(tokens))
+
+
+def _role_vacated(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
+    """One who holds a role for the speaker and leaves their work ("my GP retired", "my boss
+    quit": a `vacating` slot ended of a role word, not of a relative) leaves that role
+    empty: the speaker's claim on the role's slot ends too."""
+    vacating = set(slot_table()["cues"]["en"]["vacating"])
+    roles, relatives = role_slots(), relation_words()
+    out: list[ClaimDraft] = []
+    for d in drafts:
+        role = d.subject if d.subject_kind == "relation" else ""
+        if d.positive or d.slot not in vacating or role not in roles or role in relatives:
+            continue
+        slot = role_keyed(roles[role], [role])
+        if all(o.slot != slot for o in out):
+            out.append(
+                attrs.evolve(d, subject_kind="speaker", subject="", slot=slot, value="", keys=())
+            )
+    return tuple(out)
 
 
 def _slot_ended(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
@@ -137,8 +158,11 @@ def names_a_date(drafts: Sequence[ClaimDraft]) -> bool:
     """Whether a statement's claims say when something is booked for (an appointment, an
     event's date: the slot table's `dated_slots`), so that the date is their value, not the
     time from which the statement is true ("my appointment is on Thursday" is true now; a
-    trip, being somewhere then, is not of them)."""
+    trip, being somewhere then, is not of them); so does a statement that only wishes or
+    weighs something: the wish is held now, whatever time it names."""
     dated = slot_table()["dated_slots"]
+    if drafts and all(d.tentative for d in drafts):
+        return True  # a wish is held now: "might switch dentist next year" is no switch then
     return any(d.slot.split(":", 1)[0] in dated and not (d.tentative or d.passing) for d in drafts)
 
 

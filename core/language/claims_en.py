@@ -40,7 +40,13 @@ from bitemporal_core.language.slots import (
     shaped_en,
     slot_table,
 )
-from bitemporal_core.language.values_en import clock_time, is_time, value_at, value_before
+from bitemporal_core.language.values_en import (
+    clock_time,
+    is_time,
+    names_time,
+    value_at,
+    value_before,
+)
 
 __all__ = ["claims_en", "keys_of"]
 
@@ -482,19 +488,31 @@ def _start_of(clause: Sequence[Token], found: _Found) -> int:
         return found.start
     i = found.start
     while i > 0 and clause[i - 1].pos not in ("PUNCT", "CCONJ", "SCONJ", "VERB", "AUX"):
+        if _is_copula(clause, i - 1):  # "my husband's a Rangers fan": 's is "is"
+            break
         i -= 1
     return i
 
 
+def _is_copula(clause: Sequence[Token], i: int) -> bool:
+    """A "'s" before a determiner is "is", whatever its tag: no one owns "a" or "the"."""
+    nxt = clause[i + 1] if i + 1 < len(clause) else None
+    return clause[i].text in ("'s", "’s") and nxt is not None and nxt.pos == "DET"
+
+
 def _fits(pattern: _Pattern, value: str) -> bool:
-    """A value the phrasing asks for must be there, be none of the slot's `not_values`, have
-    the slot's `value_pattern` and a shaped phrasing's `shape`, and (outside dated slots) be
-    more than a time ("got moved to Tuesday" is no move)."""
+    """A value the phrasing asks for must be there, be none of the slot's `not_values` nor end
+    in one of its `not_heads`, have the slot's `value_pattern` and a shaped phrasing's
+    `shape`, and (outside dated slots) be more than a time ("got moved to Tuesday" is no
+    move)."""
     explicit = any(i.kind == "{v}" for i in pattern.items) or pattern.before
     if not value:
         return not explicit
-    if value.lower() in slot_table()["slots"][pattern.slot]["en"].get("not_values", ()):
+    spec = slot_table()["slots"][pattern.slot]["en"]
+    if value.lower() in spec.get("not_values", ()):
         return False  # "been made redundant" is no job title
+    if value.split()[-1].lower() in spec.get("not_heads", ()):
+        return False  # "put me on the weekend rota" is no medicine
     shape = slot_table()["slots"][pattern.slot].get("value_pattern")
     if shape and not re.match(shape, value):
         return False
@@ -505,6 +523,8 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     for amount in (cues["money"], cues["dose"]):
         if pattern.slot in amount["not_of"] and re.match(amount["shape"], value):
             return False  # "bumped me to £42.5k": a salary, no date nor job title
+    if pattern.slot in slot_table()["dated_slots"] and not names_time(value):
+        return False  # "moved lily to the Montessori place": a nursery, no date
     if pattern.slot in slot_table()["timed_slots"]:
         return True
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", value)]

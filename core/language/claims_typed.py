@@ -54,7 +54,12 @@ def typed_claims(tokens: Sequence[Token], found: Sequence[ClaimDraft]) -> tuple[
     slots = {c.slot for c in found}
     out: list[ClaimDraft] = []
     drafts = chain(
-        _shaped(tokens), _roles(tokens), _named(tokens), _acquired(tokens), _titled(tokens)
+        _shaped(tokens),
+        _roles(tokens),
+        _named(tokens),
+        _acquired(tokens),
+        _titled(tokens),
+        _occupied(tokens),
     )
     for draft in islice(drafts, MAX_TYPED):
         key = (draft.subject_kind, draft.subject, draft.slot)
@@ -99,6 +104,8 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     kind, subject = subject_of(tokens, verb)
     if is_brand((kind, subject)):  # "dentist check up is tuesday": the speaker's dentist
         kind, subject = "speaker", ""
+    if kind == "relation" and subject in role_slots() and subject not in relation_words():
+        kind, subject = "speaker", ""  # "our landlord is slow to reply": the speaker's landlord
     return (
         ClaimDraft(
             subject_kind=kind,
@@ -386,6 +393,35 @@ def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
 
 
 _COPULAS = frozenset({"'s", "’s", "is", "'m", "’m", "am"})
+_MADE_AFTER = frozenset({"was", "were", "been", "got", "get", "be", "'s", "’s", "is"})
+_BEFORE_ARTICLE = frozenset({"not", "no", "longer", "now", "officially", "finally", "also"})
+_FORMER = frozenset({"retired", "former", "ex", "old", "previous"})
+
+
+def _occupied(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
+    """A job said as what someone is ("my wife's a barrister", "I'm not a nurse anymore",
+    "he was made a judge"): "is", "am" or a passive "made", then "a"/"an", at most two
+    describing words and a word of the slot table's `occupations` that ends the noun."""
+    spec = slot_table()["slots"]["job_title"]["en"]
+    jobs = frozenset(spec["occupations"]) | frozenset(spec["titles"])
+    words = [t.text.lower() for t in tokens]
+    for k, word in enumerate(words):
+        made = word == "made" and k > 0 and words[k - 1] in _MADE_AFTER
+        if word not in _COPULAS and not made:
+            continue
+        i = k + 1
+        while i < len(words) and words[i] in _BEFORE_ARTICLE:
+            i += 1
+        if i >= len(words) or words[i] not in ("a", "an"):
+            continue
+        for j in range(i + 1, min(i + 4, len(words))):
+            if tokens[j].pos not in ("NOUN", "ADJ", "PROPN") or words[j] in _FORMER:
+                break  # "a retired teacher" is no job now
+            last = j + 1 == len(tokens) or tokens[j + 1].pos not in ("NOUN", "PROPN")
+            if words[j] in jobs and last:
+                value = " ".join(t.text for t in tokens[i + 1 : j + 1])
+                yield _draft(tokens, i, "job_title", value, subject_of(tokens, k), "job:job_title")
+                break
 
 
 def _titled_now(

@@ -419,6 +419,9 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     现在是产品经理, not 现在是晚上; 升销售主管了, not 升级了; an employer, 在云帆科技做前端,
     not 在家做饭; one word of the `tags` asked for: 现在在成都)."""
     zh = spec.get("zh", {})
+    dose = slot_table()["cues"]["zh"]["dose"]
+    if source in dose["phrasings"]:  # 医生让加到75了: an amount, the medicine's dose
+        return re.fullmatch(dose["shape"], value) is not None
     shaped = zh.get("shaped")
     if shaped and source in shaped["phrasings"]:
         words = tag_words(normalise(value)) if value else []

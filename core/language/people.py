@@ -16,7 +16,7 @@ import nicknames
 from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract._lexicon import ADVERBS, FUNCTION_WORDS
 from bitemporal_core.language.people_zh import zh_aliases
-from bitemporal_core.language.slots import slot_table
+from bitemporal_core.language.slots import role_slots, slot_table
 
 __all__ = [
     "is_first_name",
@@ -227,7 +227,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         if low in _words("third"):
             return "pronoun", low
         if low in _words("speaker_possessive") and nxt is not None:
-            rel = _relation(head, i + 1)
+            rel = _relation(head, i + 1) or _role_holder(head, i + 1)
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
             pair = _pair(head, i)
@@ -239,7 +239,10 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         if _after_object_marker(head, i) or i >= start:
             continue  # a word of the phrasing itself is no name ("Gym is the PureGym")
         found = name_at(clause, i)
-        if found is not None and _acts(clause, found[1]):
+        # the phrasing right after a first name is its verb, however tagged ("Anna cycles to
+        # work"; not "leg day at puregym")
+        verb_next = found is not None and found[1] == start and is_first_name(tok.text)
+        if found is not None and (_acts(clause, found[1]) or verb_next):
             if _with_speaker(clause, found[1]):
                 return "speaker", ""
             return "person", found[0]
@@ -316,6 +319,16 @@ def _with_speaker(tokens: Sequence[Token], end: int) -> bool:
     """ "Sam and I ...": the speaker is part of the subject."""
     words = [t.text.lower() for t in tokens[end : end + 2]]
     return words[:1] == ["and"] and words[1:] in (["i"], ["me"])
+
+
+def _role_holder(head: Sequence[Token], i: int) -> tuple[str, str] | None:
+    """ "my GP retired": one who holds a role for the speaker (a slot's `roles`), said as the
+    subject before the phrasing, is not the speaker (who keeps their own job)."""
+    if i >= len(head) or head[i].text.lower() not in role_slots():
+        return None
+    if i + 1 < len(head) and head[i + 1].pos == "NOUN":
+        return None  # "our dentist check-up got moved": the speaker's appointment
+    return "relation", head[i].text.lower()
 
 
 def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:

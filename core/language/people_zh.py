@@ -78,31 +78,32 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     scan = head  # 朋友圈 (WeChat Moments) names no friend: `not_relations` masked
     for word in subjects["not_relations"]:
         scan = scan.replace(word, "，" * len(word))
-    for relation in _zh_relation_words():
-        at = scan.find(relation)
+    for at, relation in _relations_said(scan):
         ahead = head[:at].removesuffix("我")
         if ahead and (
             ahead[-1] in subjects["with"] or ahead.endswith(tuple(subjects["not_subject_after"]))
         ):
             continue  # 跟我妈去: a companion; 转给我表哥, 被阿姨卖了: not the subject
-        if at >= 0:
-            rest = head[at + len(relation) :]
-            name = _zh_name(rest)
-            if name:
-                return "person", name
-            owned = _zh_owned(rest)
-            if owned:  # 我儿子的同桌: someone of the relative's, not the relative
-                return "person", relation + "的" + owned
-            return "relation", aliases.get(relation, relation)
+        rest = head[at + len(relation) :]
+        name = _zh_name(rest)
+        if name:
+            return "person", name
+        owned = _zh_owned(rest)
+        if owned:  # 我儿子的同桌: someone of the relative's, not the relative
+            return "person", relation + "的" + owned
+        return "relation", aliases.get(relation, relation)
     for word in subjects["third"]:
         if head.startswith(word) or any(c + word in head for c in subjects["causatives"]):
             return "pronoun", word  # 现在送他去学围棋了: he learns it
     starts = subjects["surnames"] + subjects["name_prefixes"]
     named = _zh_name(head)
+    unmasked = head
+    for place in subjects["speaker_as_place"]:  # 小李在我们组: 小李's, the group is ours
+        unmasked = unmasked.replace(place, "")
     if (
         named
         and (named[0] in starts or _doubled(named))
-        and not any(word in head for word in subjects["speaker"])
+        and not any(word in unmasked for word in subjects["speaker"])
         and not named.startswith(tuple(subjects["not_name_words"]))
     ):
         return "person", named  # 小王被阿里挖走了: a clause that starts with a name
@@ -120,6 +121,18 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""
     return None
+
+
+def _relations_said(scan: str) -> list[tuple[int, str]]:
+    """The relation words a text says, where it says them, the longest where two overlap
+    (我姐妹: 姐妹, not 我姐), in the order said (我表姐跟她老公: 表姐 first)."""
+    spans: list[tuple[int, str]] = []
+    for relation in sorted(_zh_relation_words(), key=len, reverse=True):
+        at = scan.find(relation)
+        end = at + len(relation)
+        if at >= 0 and all(end <= a or at >= a + len(r) for a, r in spans):
+            spans.append((at, relation))
+    return sorted(spans)
 
 
 def zh_mentioned(text: str) -> list[str]:
@@ -175,6 +188,8 @@ def _zh_name(text: str) -> str:
     """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
     surname), else ""."""
     words = tag_words(normalise(text)) if text else []
+    if words and len(words[0].norm) == 1 and _prefixed(text[:2]):
+        return text[:2]  # 小陈在奶茶店: the segmenter split 小 | 陈在
     if not words or not _ZH_NAME.fullmatch(words[0].norm):
         return ""
     first, end = words[0].norm, words[0].end

@@ -196,7 +196,10 @@ def shaped_en(slot: str) -> list[dict[str, Any]]:
     return found if isinstance(found, list) else [found]
 
 
-def dose_only(value: str) -> bool:
-    """Whether a value is only an amount of a medicine (`cues.en.dose`: "75 mg"), which can
-    only be the dose of the one medicine held."""
+def dose_only(value: str, rule: str = "") -> bool:
+    """Whether a value is only an amount of a medicine (`cues.en.dose`: "75 mg"; in Chinese,
+    what a `cues.zh.dose` phrasing read: 医生让加到75了), which can only be the dose of the
+    one medicine held."""
+    if phrasing_of(rule) in slot_table()["cues"]["zh"]["dose"]["phrasings"]:
+        return True
     return re.fullmatch(slot_table()["cues"]["en"]["dose"]["shape"], value.strip()) is not None

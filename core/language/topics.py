@@ -153,7 +153,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         if who[0] == "speaker":
             named_people = [p for p in mentioned(clause[verb + 1 :]) if "=" not in p]
             others = [p.partition(":")[::2] for p in named_people]
-        elif ending and not _possessed(clause, verb):
+        elif ending and not _own_ending(who, ending) and not _possessed(clause, verb):
             others = [("speaker", "")]
         else:
             owned = _owned(clause[verb + 1 :])
@@ -228,6 +228,13 @@ def _ended_head(clause: Sequence[Token], said: str, cue: str) -> str:
         0,
     )
     return next((t.text for t in reversed(clause[:at]) if t.pos in ("NOUN", "PROPN")), "")
+
+
+def _own_ending(who: tuple[str, str], ending: str) -> bool:
+    """An ending a person makes of their own life, not of a thing of the speaker's: any said
+    of a relative ("mum retired"), and one of `own_endings` said by name ("Dan and Aisha
+    split up"; "Nemo died" may be the speaker's pet)."""
+    return who[0] == "relation" or (who[0] == "person" and ending in topics()["en"]["own_endings"])
 
 
 def _possessed(clause: Sequence[Token], verb: int) -> bool:

@@ -12,7 +12,7 @@ from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import is_first_name
 from bitemporal_core.language.slots import slot_table
 
-__all__ = ["clock_time", "is_time", "value_at", "value_before"]
+__all__ = ["clock_time", "is_time", "names_time", "value_at", "value_before"]
 
 _VALUE_POS = frozenset({"PROPN", "NOUN", "NUM", "ADJ", "X", "SYM"})
 _SKIP_POS = frozenset({"DET", "PRON", "PUNCT"})
@@ -129,6 +129,15 @@ def is_time(text: str) -> bool:
         return all(ch in chars for ch in text if not ch.isspace())
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
     return bool(words) and all(w[0].isdigit() or w in _time_words() for w in words)
+
+
+def names_time(text: str) -> bool:
+    """Whether a value names a time at all: a number or ordinal, a time word or a word of the
+    slot table's `date_words` ("the 3rd", "Easter", "half term"; not "the Montessori place",
+    what a child is moved to)."""
+    dates = set(slot_table()["cues"]["en"]["date_words"])
+    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
+    return any(w[0].isdigit() or w in _time_words() or w in dates for w in words)
 
 
 @cache

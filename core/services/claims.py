@@ -338,7 +338,7 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     if new.single:
         kind = [c.fact_id for c in held if new.mode != "add" and _kind_named(new, c.claim)]
         return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind
-    if len(same) == 1 and dose_only(new.value) and not _same_value(new, same[0].claim):
+    if len(same) == 1 and dose_only(new.value, new.rule) and not _same_value(new, same[0].claim):
         return [same[0].fact_id]  # "upped me to 150mg": the one medicine's dose
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号
         kin = [c for c in held if c.claim.slot in kin_slots(new.slot)]

@@ -84,7 +84,8 @@ def test_an_ending_without_a_value_ends_the_one_said_before_it() -> None:
         ("我姐住南山那边", [("residence", "南山")]),
         ("我奶奶一个人住在老家县城", [("household", "独居"), ("residence", "老家县城")]),
         ("我最喜欢的周杰伦的歌是《晴天》", [("favourite:歌", "《晴天》")]),
-        ("我女朋友是程序员", [("relationship", "恋爱")]),  # 程 is a surname, 程序员 no name
+        # 程 is a surname, 程序员 no name: her job
+        ("我女朋友是程序员", [("relationship", "恋爱"), ("job_title", "程序员")]),
         ("我现在早上改喝豆浆", [("drink", "豆浆")]),
         ("现在都去公司旁边的超级猩猩上团课了", [("gym", "公司旁边的超级猩猩")]),
         ("他被猎头挖去小红书做内容策划了", [("employer", "小红书")]),
