@@ -74,15 +74,17 @@ def claims_of(text: str, tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
 
 
 def _role_vacated(drafts: tuple[ClaimDraft, ...]) -> tuple[ClaimDraft, ...]:
-    """One who holds a role for the speaker and leaves their work ("my GP retired", "my boss
-    quit": a `vacating` slot ended of a role word, not of a relative) leaves that role
-    empty: the speaker's claim on the role's slot ends too."""
-    vacating = set(slot_table()["cues"]["en"]["vacating"])
-    roles, relatives = role_slots(), relation_words()
+    """One who holds a role for the speaker and leaves their work ("my GP retired": a
+    `vacating` slot ended of a role word) leaves that role empty when the role is their work
+    (`emptied_by_leaving`: a GP, a manager; a landlord who retires still owns the flat): the
+    speaker's claim on the role's slot ends too."""
+    cues = slot_table()["cues"]["en"]
+    vacating, emptied = set(cues["vacating"]), set(cues["emptied_by_leaving"])
+    roles = role_slots()
     out: list[ClaimDraft] = []
     for d in drafts:
         role = d.subject if d.subject_kind == "relation" else ""
-        if d.positive or d.slot not in vacating or role not in roles or role in relatives:
+        if d.positive or d.slot not in vacating or roles.get(role) not in emptied:
             continue
         slot = role_keyed(roles[role], [role])
         if all(o.slot != slot for o in out):

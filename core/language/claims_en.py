@@ -28,6 +28,7 @@ from bitemporal_core.language.people import (
     is_speaker_word,
     named_by,
     owner_in,
+    role_holder,
     subject_of,
 )
 from bitemporal_core.language.slots import (
@@ -381,6 +382,8 @@ def _clause_claims(
             kind, subject = (at == 0 and _for_whom(clause, end)) or subject_of(clause, at)
         if (kind, subject) == ("pronoun", "they"):
             kind, subject = owner_in(clause[start:end]) or (kind, subject)
+        if kind == "speaker" and pattern.slot in slot_table()["cues"]["en"]["role_holder_slots"]:
+            kind, subject = role_holder(clause, _start_of(clause, found)) or (kind, subject)
         slot = headed_slot(pattern.slot, value)
         if slot != pattern.slot:
             spec = slot_table()["slots"][slot]
@@ -511,7 +514,8 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     spec = slot_table()["slots"][pattern.slot]["en"]
     if value.lower() in spec.get("not_values", ()):
         return False  # "been made redundant" is no job title
-    if value.split()[-1].lower() in spec.get("not_heads", ()):
+    tail = re.findall(r"[\w']+", value.lower())[-1:]
+    if tail and tail[0] in spec.get("not_heads", ()):
         return False  # "put me on the weekend rota" is no medicine
     shape = slot_table()["slots"][pattern.slot].get("value_pattern")
     if shape and not re.match(shape, value):

@@ -104,8 +104,6 @@ def about_claim(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     kind, subject = subject_of(tokens, verb)
     if is_brand((kind, subject)):  # "dentist check up is tuesday": the speaker's dentist
         kind, subject = "speaker", ""
-    if kind == "relation" and subject in role_slots() and subject not in relation_words():
-        kind, subject = "speaker", ""  # "our landlord is slow to reply": the speaker's landlord
     return (
         ClaimDraft(
             subject_kind=kind,
@@ -393,35 +391,58 @@ def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
 
 
 _COPULAS = frozenset({"'s", "’s", "is", "'m", "’m", "am"})
-_MADE_AFTER = frozenset({"was", "were", "been", "got", "get", "be", "'s", "’s", "is"})
-_BEFORE_ARTICLE = frozenset({"not", "no", "longer", "now", "officially", "finally", "also"})
-_FORMER = frozenset({"retired", "former", "ex", "old", "previous"})
+_CLAUSE_BREAKS = frozenset({"PUNCT", "CCONJ", "SCONJ", "VERB"})
 
 
 def _occupied(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """A job said as what someone is ("my wife's a barrister", "I'm not a nurse anymore",
     "he was made a judge"): "is", "am" or a passive "made", then "a"/"an", at most two
-    describing words and a word of the slot table's `occupations` that ends the noun."""
+    describing words and a word of the slot table's `occupations` that ends the noun; the
+    subject is the one its own clause names ("I think my sister's a nurse": the sister)."""
     spec = slot_table()["slots"]["job_title"]["en"]
     jobs = frozenset(spec["occupations"]) | frozenset(spec["titles"])
+    said = spec["said_as"]
     words = [t.text.lower() for t in tokens]
     for k, word in enumerate(words):
-        made = word == "made" and k > 0 and words[k - 1] in _MADE_AFTER
-        if word not in _COPULAS and not made:
-            continue
+        made = word == "made" and k > 0 and words[k - 1] in said["made_after"]
+        if (word not in _COPULAS and not made) or (k and words[k - 1] in said["no_subject"]):
+            continue  # "there's a plumber coming", "it's a doctor's appointment"
         i = k + 1
-        while i < len(words) and words[i] in _BEFORE_ARTICLE:
+        while i < len(words) and words[i] in said["before_article"]:
             i += 1
         if i >= len(words) or words[i] not in ("a", "an"):
             continue
-        for j in range(i + 1, min(i + 4, len(words))):
-            if tokens[j].pos not in ("NOUN", "ADJ", "PROPN") or words[j] in _FORMER:
-                break  # "a retired teacher" is no job now
-            last = j + 1 == len(tokens) or tokens[j + 1].pos not in ("NOUN", "PROPN")
-            if words[j] in jobs and last:
-                value = " ".join(t.text for t in tokens[i + 1 : j + 1])
-                yield _draft(tokens, i, "job_title", value, subject_of(tokens, k), "job:job_title")
-                break
+        j = _job_end(tokens, words, i, jobs, set(said["not_describing"]))
+        if j is not None:
+            value = " ".join(t.text for t in tokens[i + 1 : j + 1])
+            yield _draft(tokens, i, "job_title", value, _clause_subject(tokens, k), "job:job_title")
+
+
+def _job_end(
+    tokens: Sequence[Token],
+    words: Sequence[str],
+    article: int,
+    jobs: frozenset[str],
+    unlike: set[str],
+) -> int | None:
+    """Where the job noun after an article ends: an occupation word that ends the noun (not
+    "a doctor's appointment"), at most two describing words before it, none former or
+    judging ("a retired teacher", "a good cook": no job held)."""
+    for j in range(article + 1, min(article + 4, len(words))):
+        if tokens[j].pos not in ("NOUN", "ADJ", "PROPN") or words[j] in unlike:
+            return None
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+        last = nxt is None or (nxt.pos not in ("NOUN", "PROPN") and nxt.text not in ("'s", "’s"))
+        if words[j] in jobs and last:
+            return j
+    return None
+
+
+def _clause_subject(tokens: Sequence[Token], verb: int) -> tuple[str, str]:
+    """Who the clause that holds the verb at `verb` is about: the words after the last break
+    before it (a comma, "but", "because", a verb such as "think")."""
+    start = max((i + 1 for i in range(verb) if tokens[i].pos in _CLAUSE_BREAKS), default=0)
+    return subject_of(tokens[start:], verb - start)
 
 
 def _titled_now(

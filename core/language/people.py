@@ -31,6 +31,7 @@ __all__ = [
     "nickname_of",
     "owner_in",
     "relation_words",
+    "role_holder",
     "says_i",
     "share_a_name",
     "subject_of",
@@ -227,7 +228,7 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         if low in _words("third"):
             return "pronoun", low
         if low in _words("speaker_possessive") and nxt is not None:
-            rel = _relation(head, i + 1) or _role_holder(head, i + 1)
+            rel = _relation(head, i + 1)
             return rel if rel is not None else ("speaker", "")
         if low in _words("relations"):
             pair = _pair(head, i)
@@ -321,14 +322,18 @@ def _with_speaker(tokens: Sequence[Token], end: int) -> bool:
     return words[:1] == ["and"] and words[1:] in (["i"], ["me"])
 
 
-def _role_holder(head: Sequence[Token], i: int) -> tuple[str, str] | None:
-    """ "my GP retired": one who holds a role for the speaker (a slot's `roles`), said as the
-    subject before the phrasing, is not the speaker (who keeps their own job)."""
-    if i >= len(head) or head[i].text.lower() not in role_slots():
+def role_holder(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
+    """ "my GP retired", "our landlord moved to Spain": a clause that opens with one who holds
+    a role for the speaker (a slot's `roles`, no relative) as its subject, before the
+    phrasing at `start`: that role's holder, not the speaker; else None."""
+    if start < 2 or clause[0].text.lower() not in _words("speaker_possessive"):
         return None
-    if i + 1 < len(head) and head[i + 1].pos == "NOUN":
+    role = clause[1].text.lower()
+    if role not in role_slots() or role in relation_words():
+        return None
+    if start > 2 and clause[2].pos == "NOUN":
         return None  # "our dentist check-up got moved": the speaker's appointment
-    return "relation", head[i].text.lower()
+    return "relation", role
 
 
 def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from bitemporal_core.language.extract.chinese import tag_words
+from bitemporal_core.language.extract.chinese import Word, tag_words
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.slots import slot_table
 
@@ -95,10 +95,22 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     for word in subjects["third"]:
         if head.startswith(word) or any(c + word in head for c in subjects["causatives"]):
             return "pronoun", word  # 现在送他去学围棋了: he learns it
+    named = _named_head(head)
+    if named:
+        return "person", named
+    if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
+        return "speaker", ""
+    return None
+
+
+def _named_head(head: str) -> str:
+    """The name a clause opens with (小王被阿里挖走了; 小李在我们组做前端, the group being the
+    speaker's), or a short head that is only a name ("婚礼改到" is no one's), else ""."""
+    subjects = slot_table()["subjects"]["zh"]
     starts = subjects["surnames"] + subjects["name_prefixes"]
     named = _zh_name(head)
     unmasked = head
-    for place in subjects["speaker_as_place"]:  # 小李在我们组: 小李's, the group is ours
+    for place in subjects["speaker_as_place"]:
         unmasked = unmasked.replace(place, "")
     if (
         named
@@ -106,7 +118,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         and not any(word in unmasked for word in subjects["speaker"])
         and not named.startswith(tuple(subjects["not_name_words"]))
     ):
-        return "person", named  # 小王被阿里挖走了: a clause that starts with a name
+        return named
     short = _ZH_NAME.match(head)
     if (
         short
@@ -117,10 +129,8 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         and not _zh_time_word(head)  # 周二刚提的: Tuesday, no one named 周二
         and not head.startswith(tuple(subjects["not_name_words"]))  # 老板走了: the boss
     ):
-        return "person", short.group(0)  # "婚礼改到" is no one's name
-    if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
-        return "speaker", ""
-    return None
+        return short.group(0)
+    return ""
 
 
 def _relations_said(scan: str) -> list[tuple[int, str]]:
@@ -188,7 +198,7 @@ def _zh_name(text: str) -> str:
     """The person's name `text` starts with (a word the segmenter tags as a name, or 小/老 +
     surname), else ""."""
     words = tag_words(normalise(text)) if text else []
-    if words and len(words[0].norm) == 1 and _prefixed(text[:2]):
+    if words and len(words[0].norm) == 1 and _prefixed(text[:2]) and _runs_into(words):
         return text[:2]  # 小陈在奶茶店: the segmenter split 小 | 陈在
     if not words or not _ZH_NAME.fullmatch(words[0].norm):
         return ""
@@ -199,6 +209,14 @@ def _zh_name(text: str) -> str:
         return text[:2]  # 小王升组长了, 阿杰升了: the name, then the verb joined to it
     named = words[0].tag.startswith("nr") or _prefixed(first) or doubled
     return text[:end] if named else ""
+
+
+def _runs_into(words: Sequence[Word]) -> bool:
+    """Whether the segmenter's second word is a surname run into the word after a name
+    (小 | 陈在: `name_runs_into`), not a word of its own (小 | 钱包, 小 | 黄车)."""
+    second = words[1].norm if len(words) > 1 else ""
+    runs = slot_table()["subjects"]["zh"]["name_runs_into"]
+    return len(second) >= 2 and second[1] in runs
 
 
 def _prefixed(word: str) -> bool:

@@ -135,9 +135,9 @@ def names_time(text: str) -> bool:
     """Whether a value names a time at all: a number or ordinal, a time word or a word of the
     slot table's `date_words` ("the 3rd", "Easter", "half term"; not "the Montessori place",
     what a child is moved to)."""
-    dates = set(slot_table()["cues"]["en"]["date_words"])
+    named = set(slot_table()["cues"]["en"]["date_words"]) | _time_words()
     words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
-    return any(w[0].isdigit() or w in _time_words() or w in dates for w in words)
+    return any(w[0].isdigit() or w in named or w.removesuffix("s") in named for w in words)
 
 
 @cache

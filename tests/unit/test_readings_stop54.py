@@ -54,6 +54,8 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
         ("my GP retired in May", ("speaker", "", "doctor:gp", "", False)),  # the place is empty
         ("my therapist moved to Bristol", ("relation", "therapist", "residence", "bristol", True)),
         ("Anna cycles to work", ("person", "anna", "commute", "bike", True)),
+        ("I think my sister's a nurse", ("relation", "sister", "job_title", "nurse", True)),
+        ("my manager gave me a raise to 40k", ("speaker", "", "salary", "40k", True)),
         (
             "moved to the Leeds office in May",
             ("speaker", "", "work_location", "leeds office", True),
@@ -78,6 +80,12 @@ def test_reads(text: str, expected: tuple[str, str, str, str, bool]) -> None:
         ("my husband retired last year", "relationship"),  # a relative holds no role
         ("my GP is lovely", "doctor"),
         ("started a new job at the council", "job_title"),
+        ("there's a plumber coming tomorrow", "job_title"),  # no one is said to be one
+        ("it's a doctor's appointment", "job_title"),
+        ("she is a good cook", "job_title"),  # a judgement, no job
+        ("lunch is ready", "lunch"),
+        ("the black one is our cat", "pet"),
+        ("we moved the sofa to the new flat", "event_date"),
     ],
 )
 def test_does_not_read(text: str, slot: str) -> None:
@@ -149,3 +157,7 @@ def test_a_named_persons_own_ending_is_not_the_speakers() -> None:
     }
     (pet,) = default_extractor().sentences("Pickle died last night")  # may be the speaker's pet
     assert ("speaker", "") in {(c.subject_kind, c.subject) for c in topic_claims_en(pet.tokens)}
+
+
+def test_a_name_split_by_the_segmenter_is_read_only_when_it_runs_into_a_verb() -> None:
+    assert zh_subject("小钱包丢了") is None  # a small wallet, no one called 小钱
