@@ -130,11 +130,14 @@ def role_keyed(slot: str, words: Sequence[str], language: str = "en") -> str:
 def headed_slot(slot: str, value: str) -> str:
     """The slot a claim of a place slot (`cues.en.headed_from`: a home, an employer) belongs
     to when its value ends with another slot's `heads` ("moved over to the sports centre by
-    the park": a gym, not a home); else `slot`."""
+    the park": a gym, not a home), from the slots its `heads_from` names if it names any
+    ("moved to the Leeds office": a work place; "an auditor at Deloitte's Leeds office" is
+    still an employer); else `slot`."""
     if slot not in slot_table()["cues"]["en"]["headed_from"]:
         return slot
     tail = " " + " ".join(value.lower().split())
-    return next((name for head, name in _heads() if tail.endswith(" " + head)), slot)
+    found = (name for head, name in _heads() if tail.endswith(" " + head))
+    return next((n for n in found if slot in slot_spec(n).get("heads_from", (slot,))), slot)
 
 
 @cache

@@ -60,6 +60,10 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
             "moved to the Leeds office in May",
             ("speaker", "", "work_location", "leeds office", True),
         ),
+        (
+            "I'm an actuary at Aviva's Norwich office",
+            ("speaker", "", "employer", "aviva's norwich office", True),
+        ),
         ("Mochi is our cat", ("speaker", "", "pet", "mochi", True)),
         ("Leeds is where I live now", ("speaker", "", "residence", "leeds", True)),
     ],
