@@ -127,7 +127,7 @@ def is_time(text: str) -> bool:
     if has_han(text):
         chars = slot_table()["cues"]["zh"]["time_chars"]
         return all(ch in chars for ch in text if not ch.isspace())
-    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
+    words = _words(text)
     return bool(words) and all(w[0].isdigit() or w in _time_words() for w in words)
 
 
@@ -136,8 +136,12 @@ def names_time(text: str) -> bool:
     slot table's `date_words` ("the 3rd", "Easter", "half term"; not "the Montessori place",
     what a child is moved to)."""
     named = set(slot_table()["cues"]["en"]["date_words"]) | _time_words()
-    words = [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
-    return any(w[0].isdigit() or w in named or w.removesuffix("s") in named for w in words)
+    return any(w[0].isdigit() or w in named or w.removesuffix("s") in named for w in _words(text))
+
+
+def _words(text: str) -> list[str]:
+    """A value's words and numbers (ordinals whole: "3rd"), in lower case."""
+    return [w.lower() for w in re.findall(r"\d+(?:st|nd|rd|th)?|[a-zA-Z']+", text)]
 
 
 @cache

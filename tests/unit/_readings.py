@@ -27,3 +27,12 @@ def drafts(text: str) -> list[ClaimDraft]:
 def zh_drafts(text: str) -> list[ClaimDraft]:
     """The slot claims of a Chinese text."""
     return [d for d in claims_zh(text) if d.slot not in _UNSLOTTED]
+
+
+def rows(drafts: list[ClaimDraft], *, lower: bool = False) -> list[tuple[str, str, str, str, bool]]:
+    """Who, slot, value and polarity of each claim; `lower` for values the tagger may
+    capitalise ("50 MG")."""
+    return [
+        (d.subject_kind, d.subject, d.slot, d.value.lower() if lower else d.value, d.positive)
+        for d in drafts
+    ]

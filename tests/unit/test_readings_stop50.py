@@ -14,13 +14,13 @@ import pytest
 from bitemporal_core.language.people_zh import zh_relatives, zh_says_i, zh_subject
 from bitemporal_core.language.slots import ClaimDraft
 
-from ._readings import all_drafts
+from ._readings import all_drafts, rows
 from ._readings import drafts as _drafts
 from ._readings import zh_drafts as _zh
 
 
 def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
-    return [(d.subject_kind, d.subject, d.slot, d.value, d.positive) for d in drafts]
+    return rows(drafts)
 
 
 @pytest.mark.parametrize(

@@ -20,12 +20,12 @@ from bitemporal_core.language.slots import ClaimDraft, dose_only
 from bitemporal_core.language.worthiness import MEMORY, category
 
 from ._readings import drafts as _drafts
+from ._readings import rows
 from ._readings import zh_drafts as _zh
 
 
 def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
-    """Who, slot, value (in lower case: the tagger may capitalise a unit) and polarity."""
-    return [(d.subject_kind, d.subject, d.slot, d.value.lower(), d.positive) for d in drafts]
+    return rows(drafts, lower=True)
 
 
 @pytest.mark.parametrize(

@@ -23,12 +23,12 @@ from bitemporal_core.language.slots import ClaimDraft, dose_only
 from bitemporal_core.language.topics import topic_claims_en
 
 from ._readings import drafts as _drafts
+from ._readings import rows
 from ._readings import zh_drafts as _zh
 
 
 def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
-    """Who, slot, value (in lower case) and polarity."""
-    return [(d.subject_kind, d.subject, d.slot, d.value.lower(), d.positive) for d in drafts]
+    return rows(drafts, lower=True)
 
 
 @pytest.mark.parametrize(
