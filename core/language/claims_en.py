@@ -189,6 +189,18 @@ class _Found:
     value: str = ""  # the value it names (`_value_of`), once its value was read
 
 
+def _modal_had(clause: Sequence[Token], start: int) -> bool:
+    """Whether "had to" opens the phrasing: an obligation, no past state ("we had to let Rex
+    go")."""
+    nxt = clause[start + 1].text.lower() if start + 1 < len(clause) else ""
+    return clause[start].text.lower() == "had" and nxt == "to"
+
+
+def _nominal(words: Sequence[tuple[str, frozenset[str], str]], j: int) -> bool:
+    """Whether word `j` can name someone: "moved him to", not "moved across to"."""
+    return j < len(words) and bool({"PRON", "PROPN", "NOUN"} & set(words[j][2].split()))
+
+
 def _match(
     pattern: _Pattern, words: Sequence[tuple[str, frozenset[str], str]], start: int
 ) -> _Found | None:
@@ -209,8 +221,10 @@ def _match(
             return j
         item = items[i]
         if item.kind == "{s}":
+            if _nominal(words, j + 1) and "PRP$" in words[j][2].split():
+                j += 1  # "helped my sister move to": the sister
             marks["{s}"] = j
-            return walk(i + 1, j + 1) if j < len(words) else None
+            return walk(i + 1, j + 1) if _nominal(words, j) else None
         if item.kind == "{v}" and i == len(items) - 1:
             marks["{v}"] = j
             return j
@@ -224,7 +238,7 @@ def _match(
                 if j + gap <= len(words):
                     found = walk(i + 1, j + gap)
                     if found is not None:
-                        if item.kind == "{v}" and items[i + 1].kind == "word":
+                        if item.kind == "{v}" and items[i + 1].kind != "{s}":
                             marks["end"] = j + gap  # "sold all his {v} gear"
                         return found
             return None
@@ -394,6 +408,7 @@ def _clause_claims(
         past = cue_in("past_state", without("returned", upto)) or (
             not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
             and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
+            and not _modal_had(clause, start)
             and not cue_in("present", _said_by(clause, found, value))
         )
         out.append(
@@ -472,7 +487,9 @@ def _said_by(clause: Sequence[Token], found: _Found, value: str) -> str:
     """The clause's words up to a phrasing's value and the word after it: what tells its
     tense ("I was allergic to eggs until I was 7 and then just grew out of it": not "just")."""
     end = max(found.end, found.value_at) + len(value.split()) + 1
-    return " ".join(norm(t.text) for t in clause[:end])
+    # "a photo from 2016 when I lived in Berlin": the when-clause's own words tell its tense
+    opens = [i for i in range(found.start) if clause[i].text.lower() in ("when", "while")]
+    return " ".join(norm(t.text) for t in clause[opens[-1] if opens else 0 : end])
 
 
 def _own_value(clause: Sequence[Token], found: _Found) -> bool:

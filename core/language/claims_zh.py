@@ -474,16 +474,18 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: s
 
 def _negated(clause: str, end: int, own: set[int]) -> bool:
     """A negation word (不, 没, 不再...) before `end`, as a word of its own: 差不多, 不错 or 不少
-    negate nothing, nor does the phrasing's own 不 (乳糖不耐受, offsets `own`), nor one whose
-    clause ends by saying what goes wrong without it (不喝两瓶啤酒睡不着: a habit, the
-    `without_it` cues, unless a reason comes between: `without_it_not`)."""
+    (or an idiom of `negation_idioms`: 没办法) negate nothing, nor does the phrasing's own 不
+    (乳糖不耐受, offsets `own`), nor one whose clause ends by saying what goes wrong without it
+    (不喝两瓶啤酒睡不着: a habit, the `without_it` cues, unless a reason comes between:
+    `without_it_not`)."""
     zh = slot_table()["cues"]["zh"]
     for tail in zh["without_it"]:
         at = clause.find(tail, end)
         if at >= 0 and not any(word in clause[end:at] for word in zh["without_it_not"]):
             return False  # not 不喝啤酒因为喝了睡不着: a reason, the negation stands
     cues = set(zh["negation"])
-    words = tag_words(normalise(clause))
+    idioms = tuple(zh["negation_idioms"])  # 没办法又买了台: no choice, nothing denied
+    words = [w for w in tag_words(normalise(clause)) if not clause.startswith(idioms, w.start)]
     fused = tuple(zh["fused_negation"])  # 没养宠物: the segmenter joins 没 to the verb
     return any(
         (w.norm in cues and w.start < end and w.start not in own)

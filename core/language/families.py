@@ -59,6 +59,8 @@ def brand_slot(word: str) -> str:
     model = re.match(r"([A-Za-z]+)\d", word)  # iPhone15, mate40: the brand before its number
     found = found or (category_words(keys_of(model.group(1))) if model else [])
     slot = category_slot(found[0]) if found else ""
+    if not slot and model:  # mate60: a phone's line (`model_lines`), no friend
+        slot = slot_table()["cues"]["en"]["model_lines"].get(model.group(1).lower(), "")
     return slot if slot in slot_table()["cues"]["en"]["brand_slots"] else ""
 
 

@@ -156,7 +156,8 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
                 out.append(relation)
             i = after[1] if after else i + 1
             continue
-        if _bare_relation(tokens, i):  # "sis moved", "mum's retiring"
+        the_kids = prev == "the" and tokens[i].text.lower() in _words("the_relations")
+        if the_kids or _bare_relation(tokens, i):  # "sis moved", "the kids' lessons"
             out.append("relation:" + _full(tokens[i].text.lower()))
             i += 1
             continue

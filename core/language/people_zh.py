@@ -79,7 +79,9 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     for word in subjects["not_relations"]:
         scan = scan.replace(word, "，" * len(word))
     for at, relation in _relations_said(scan):
-        ahead = head[:at].removesuffix("我")
+        ahead = head[:at].removesuffix("的")  # 跟她老公结婚: her husband is the companion
+        owners = sorted([*subjects["speaker"], *subjects["third"]], key=len, reverse=True)
+        ahead = next((ahead[: -len(w)] for w in owners if ahead.endswith(w)), head[:at])
         if ahead and (
             ahead[-1] in subjects["with"] or ahead.endswith(tuple(subjects["not_subject_after"]))
         ):

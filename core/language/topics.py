@@ -443,10 +443,11 @@ def topic_claims_zh(
         cue = _change_cue_zh(clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
-            said_of = subject(clause)
+            said_of = subject(clause) or _reporter(clause)
             if said_of and (
                 said_of[0] in ("pronoun", "relation")
                 or (said_of[0] == "person" and zh_called(said_of[1]))  # 小雨裸辞了，现在...
+                or said_of == _reporter(clause)  # 胖虎说...: what follows is theirs
             ):
                 last = said_of
             continue
@@ -469,6 +470,17 @@ def topic_claims_zh(
                 named = tuple(sorted(zh_terms(last[1]) or {last[1]}))
                 out.append(_draft("speaker", "", clause, named, cue))
     return tuple(out)
+
+
+def _reporter(clause: str) -> tuple[str, str] | None:
+    """Who a clause opens by reporting (胖虎说他们公司要搬家: 胖虎, a noun the segmenter
+    may not tag as a name): what follows is theirs to tell, not the speaker's change."""
+    words = tag_words(normalise(clause))
+    named = ("n", "nr", "nrfg", "nrt", "nz", "v")  # 大壮 comes tagged as a verb
+    if len(words) < 2 or words[0].tag not in named or not 2 <= len(words[0].norm) <= 3:
+        return None
+    reported = slot_table()["cues"]["zh"]["reported"]
+    return ("person", words[0].norm) if clause[words[0].end :].startswith(tuple(reported)) else None
 
 
 def verb_keys(words: Iterable[Word]) -> set[str]:

@@ -29,6 +29,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
     i = at
     cues = slot_table()["cues"]["en"]
     skip, ends = set(cues["value_skip"]), set(cues["value_end"])
+    nominal = set(cues["nominal_words"])  # "head chef", "team lead": no verbs in a value
     while i < len(clause) and (
         (clause[i].pos in _SKIP_POS and clause[i].text not in "£$€")
         or clause[i].text.lower() in skip
@@ -48,7 +49,8 @@ def value_at(clause: Sequence[Token], at: int) -> str:
             not words and tok.pos == "VERB" and (_bare(tok, nxt) or _after_verb(clause, i))
         )
         linked = (joint and bool(words) and later) or inside
-        if tok.text == "." or not (tok.pos in _VALUE_POS or named or mislabelled or linked):
+        kept = tok.pos in _VALUE_POS or tok.text.lower() in nominal
+        if tok.text == "." or not (kept or named or mislabelled or linked):
             break
         if words and tok.text.lower() in ends:
             break

@@ -153,7 +153,8 @@ def _starts_question(
         return (len(words) > 1 and words[1] not in {"a", "an"}) or first == "why"
     # an auxiliary first ("Do you...", "Is it...") followed by a subject pronoun or "there"
     subjects = {"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "anyone"}
-    if len(tokens) > 3 and (tokens[2].text in ("!", "!!") or is_emoji(tokens[2].text)):
+    said = tokens[2].text if len(tokens) > 3 else ""
+    if said in ("!", "!!") or is_emoji(said) or (said == "," and words[:2] == ["did", "it"]):
         return False  # "did it 😅 the mortgage is with nationwide now": an exclamation, then news
     return len(words) > 1 and words[1] in subjects
 

@@ -346,6 +346,10 @@ _UNTIL_AROUND = re.compile(r"到\s*$")
 # nor of moving a date (改到, 推到, 提前到).
 _UNTIL_BARE = re.compile(r"(?<![回来搬送收想得找遇看听见走跑飞开寄拿带等改推挪延换调定约前])到\s*$")
 _TITLE = re.compile(r"《[^》]*》|〈[^〉]*〉")
+# 到今天整整一百天: a count of time up to then ("as of today, 100 days"), no "until"
+_TALLY_AFTER = re.compile(
+    r"\s*(?:[，,]|整整|已经|刚好|正好|快|都|有)*[\d一二两三四五六七八九十百千半]+个?(?:天|年|月|周|星期|礼拜)"
+)
 
 
 def _join(x: Hit, nxt: Hit | None, ctx: Context) -> tuple[Hit, bool] | None:
@@ -380,7 +384,7 @@ def _compose(hits: list[Hit], ctx: Context) -> list[Hit]:
         m = _UNTIL_BEFORE.search(ctx.text, max(0, hit.start - 10), hit.start)
         if m is None and ctx.text.startswith("为止", hit.end):
             m = _UNTIL_AROUND.search(ctx.text, max(0, hit.start - 10), hit.start)
-        if m is None:
+        if m is None and not _TALLY_AFTER.match(ctx.text, hit.end):
             m = _UNTIL_BARE.search(ctx.text, max(0, hit.start - 3), hit.start)
         if m is not None:
             out[k] = until(hit, m.start(), ctx.today)
