@@ -28,6 +28,7 @@ from bitemporal_core.language.people import (
     is_speaker_word,
     named_by,
     owner_in,
+    relation_words,
     role_holder,
     subject_of,
 )
@@ -189,6 +190,18 @@ class _Found:
     value: str = ""  # the value it names (`_value_of`), once its value was read
 
 
+def _past(clause: Sequence[Token], found: _Found, value: str, upto: str) -> bool:
+    """Whether a claim is of a past state: a past cue, or a past state verb opening its
+    phrasing ("lived in", "was fired") with no cue of the present in its own words."""
+    start = found.start
+    return cue_in("past_state", without("returned", upto)) or (
+        not found.pattern.before  # "{v} was a false alarm": the verb is the phrasing's
+        and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
+        and not _modal_had(clause, start)
+        and not cue_in("present", _said_by(clause, found, value))
+    )
+
+
 def _modal_had(clause: Sequence[Token], start: int) -> bool:
     """Whether "had to" opens the phrasing: an obligation, no past state ("we had to let Rex
     go")."""
@@ -196,9 +209,15 @@ def _modal_had(clause: Sequence[Token], start: int) -> bool:
     return clause[start].text.lower() == "had" and nxt == "to"
 
 
-def _nominal(words: Sequence[tuple[str, frozenset[str], str]], j: int) -> bool:
-    """Whether word `j` can name someone: "moved him to", not "moved across to"."""
-    return j < len(words) and bool({"PRON", "PROPN", "NOUN"} & set(words[j][2].split()))
+def _someone(words: Sequence[tuple[str, frozenset[str], str]], j: int) -> bool:
+    """Whether word `j` names someone: a pronoun, a name (a first name in lowercase too) or a
+    relative ("moved him to", "helped Grandad move to"; not "moved across to", "moved my
+    savings out of")."""
+    if j >= len(words):
+        return False
+    text = words[j][0]
+    named = {"PRON", "PROPN"} & set(words[j][2].split())
+    return bool(named) or text in relation_words() or is_first_name(text)  # "helped jamie"
 
 
 def _match(
@@ -221,10 +240,10 @@ def _match(
             return j
         item = items[i]
         if item.kind == "{s}":
-            if _nominal(words, j + 1) and "PRP$" in words[j][2].split():
+            if _someone(words, j + 1) and "PRP$" in words[j][2].split():
                 j += 1  # "helped my sister move to": the sister
             marks["{s}"] = j
-            return walk(i + 1, j + 1) if _nominal(words, j) else None
+            return walk(i + 1, j + 1) if _someone(words, j) else None
         if item.kind == "{v}" and i == len(items) - 1:
             marks["{v}"] = j
             return j
@@ -405,12 +424,7 @@ def _clause_claims(
             slot += ":" + _object(clause, pattern, start, end)
         said = [norm(t.text) for t in clause[start:end]] + [norm(w) for w in value.split()]
         slot = role_keyed(slot, said)  # "registered with a new dentist": the dentist
-        past = cue_in("past_state", without("returned", upto)) or (
-            not pattern.before  # "{v} was a false alarm": the verb is the phrasing's
-            and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
-            and not _modal_had(clause, start)
-            and not cue_in("present", _said_by(clause, found, value))
-        )
+        past = _past(clause, found, value, upto)
         out.append(
             ClaimDraft(
                 subject_kind=kind,
@@ -488,7 +502,8 @@ def _said_by(clause: Sequence[Token], found: _Found, value: str) -> str:
     tense ("I was allergic to eggs until I was 7 and then just grew out of it": not "just")."""
     end = max(found.end, found.value_at) + len(value.split()) + 1
     # "a photo from 2016 when I lived in Berlin": the when-clause's own words tell its tense
-    opens = [i for i in range(found.start) if clause[i].text.lower() in ("when", "while")]
+    framing = slot_table()["cues"]["en"]["tense_openers"]
+    opens = [i for i in range(found.start) if clause[i].text.lower() in framing]
     return " ".join(norm(t.text) for t in clause[opens[-1] if opens else 0 : end])
 
 

@@ -156,7 +156,12 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
                 out.append(relation)
             i = after[1] if after else i + 1
             continue
-        the_kids = prev == "the" and tokens[i].text.lower() in _words("the_relations")
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        the_kids = (  # "the kids' lessons", not "the kids next door" or "the kids at school"
+            prev == "the"
+            and tokens[i].text.lower() in _words("the_relations")
+            and not (nxt is not None and (nxt.pos == "ADP" or nxt.text.lower() == "next"))
+        )
         if the_kids or _bare_relation(tokens, i):  # "sis moved", "the kids' lessons"
             out.append("relation:" + _full(tokens[i].text.lower()))
             i += 1

@@ -79,12 +79,7 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     for word in subjects["not_relations"]:
         scan = scan.replace(word, "，" * len(word))
     for at, relation in _relations_said(scan):
-        ahead = head[:at].removesuffix("的")  # 跟她老公结婚: her husband is the companion
-        owners = sorted([*subjects["speaker"], *subjects["third"]], key=len, reverse=True)
-        ahead = next((ahead[: -len(w)] for w in owners if ahead.endswith(w)), head[:at])
-        if ahead and (
-            ahead[-1] in subjects["with"] or ahead.endswith(tuple(subjects["not_subject_after"]))
-        ):
+        if _not_subject(head[:at]):
             continue  # 跟我妈去: a companion; 转给我表哥, 被阿姨卖了: not the subject
         rest = head[at + len(relation) :]
         name = _zh_name(rest)
@@ -103,6 +98,19 @@ def zh_subject(before: str) -> tuple[str, str] | None:
     if any(word in head for word in subjects["speaker"]):  # 我..., 现在我的领导
         return "speaker", ""
     return None
+
+
+def _not_subject(ahead: str) -> bool:
+    """Whether the text before a relative makes them no subject: a companion (跟我妈, 跟她老公:
+    past an owner) or one something is done to or by (`not_subject_after`: 转给, 被)."""
+    subjects = slot_table()["subjects"]["zh"]
+    owners = sorted([*subjects["speaker"], *subjects["third"]], key=len, reverse=True)
+    bare = ahead.removesuffix("的")
+    ahead = next((bare[: -len(w)] for w in owners if bare.endswith(w)), ahead)
+    with_ = subjects["with"]
+    return bool(ahead) and (
+        ahead[-1] in with_ or ahead.endswith(tuple(subjects["not_subject_after"]))
+    )
 
 
 def _named_head(head: str) -> str:

@@ -443,11 +443,10 @@ def topic_claims_zh(
         cue = _change_cue_zh(clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
             setup |= zh_terms(clause)
-            said_of = subject(clause) or _reporter(clause)
+            said_of = subject(clause) or _reported(clause)
             if said_of and (
                 said_of[0] in ("pronoun", "relation")
                 or (said_of[0] == "person" and zh_called(said_of[1]))  # 小雨裸辞了，现在...
-                or said_of == _reporter(clause)  # 胖虎说...: what follows is theirs
             ):
                 last = said_of
             continue
@@ -472,15 +471,20 @@ def topic_claims_zh(
     return tuple(out)
 
 
-def _reporter(clause: str) -> tuple[str, str] | None:
-    """Who a clause opens by reporting (胖虎说他们公司要搬家: 胖虎, a noun the segmenter
-    may not tag as a name): what follows is theirs to tell, not the speaker's change."""
+def _reported(clause: str) -> tuple[str, str] | None:
+    """Who a clause reports on when it opens with someone saying something of a third person
+    (胖虎说他们公司要搬家, 老师说他坐不住: 他们, 他, to resolve; 胖虎 may come tagged as a
+    noun or a verb): what follows is theirs, not the speaker's change (老师傅说中药不用再喝了
+    may well be the speaker's)."""
     words = tag_words(normalise(clause))
     named = ("n", "nr", "nrfg", "nrt", "nz", "v")  # 大壮 comes tagged as a verb
     if len(words) < 2 or words[0].tag not in named or not 2 <= len(words[0].norm) <= 3:
         return None
-    reported = slot_table()["cues"]["zh"]["reported"]
-    return ("person", words[0].norm) if clause[words[0].end :].startswith(tuple(reported)) else None
+    rest = clause[words[0].end :]
+    said = next((w for w in slot_table()["cues"]["zh"]["reported"] if rest.startswith(w)), "")
+    third = sorted(slot_table()["subjects"]["zh"]["third"], key=len, reverse=True)
+    who = next((w for w in third if said and rest[len(said) :].startswith(w)), "")
+    return ("pronoun", who) if who else None
 
 
 def verb_keys(words: Iterable[Word]) -> set[str]:

@@ -154,9 +154,19 @@ def _starts_question(
     # an auxiliary first ("Do you...", "Is it...") followed by a subject pronoun or "there"
     subjects = {"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "anyone"}
     said = tokens[2].text if len(tokens) > 3 else ""
-    if said in ("!", "!!") or is_emoji(said) or (said == "," and words[:2] == ["did", "it"]):
+    if said in ("!", "!!") or is_emoji(said) or _done_then_news(words, tokens):
         return False  # "did it 😅 the mortgage is with nationwide now": an exclamation, then news
     return len(words) > 1 and words[1] in subjects
+
+
+def _done_then_news(words: list[str], tokens: Sequence[Token]) -> bool:
+    """Whether a deed done (`done_openers`) opens the text, then a comma and a clause opening
+    with its subject: news ("did it, salary now goes into Monzo"), not "did it, in the end, go
+    through ok"."""
+    opens = [tuple(p.split()) for p in _lexicon()["en"]["done_openers"]]
+    n = next((len(p) for p in opens if tuple(words[: len(p)]) == p), 0)
+    after = tokens[n + 1] if n and len(tokens) > n + 1 and tokens[n].text == "," else None
+    return after is not None and after.pos in ("NOUN", "PROPN", "PRON", "DET")
 
 
 @cache

@@ -419,8 +419,10 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     """A topic claim names what a held fact names (its value or its statement's concepts)."""
     if not old.positive:
         return False
-    # "my wife Naomi picked up her new Tesla": the statement's car is Naomi's, not the speaker's
-    theirs = old.keys if old.rule.startswith("role:") else (*old.keys, *old.context)
+    # "my wife Naomi picked up her new Tesla": the statement's car is Naomi's, not the
+    # speaker's; a role's fact names its holder and the role ("my landlord Mr Okafor")
+    role = old.rule.startswith("role:")
+    theirs = (*old.keys, *claim_keys(phrasing_of(old.rule))) if role else (*old.keys, *old.context)
     mine = topic_terms(new.keys) | _value_heads(new)
     if not mine:  # a name no topic reads (老周: 老 is a stop character) matches as itself
         return bool((set(new.keys) - set(_GENERIC)) & set(theirs))

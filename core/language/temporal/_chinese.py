@@ -346,9 +346,12 @@ _UNTIL_AROUND = re.compile(r"到\s*$")
 # nor of moving a date (改到, 推到, 提前到).
 _UNTIL_BARE = re.compile(r"(?<![回来搬送收想得找遇看听见走跑飞开寄拿带等改推挪延换调定约前])到\s*$")
 _TITLE = re.compile(r"《[^》]*》|〈[^〉]*〉")
-# 到今天整整一百天: a count of time up to then ("as of today, 100 days"), no "until"
+# 到今天整整一百天: a count of time up to now ("as of today, 100 days"), no "until"; not
+# 请假到周三，两天后回来 (a real end, then a count of what follows it)
+_TALLY_NOW = ("今天", "现在", "目前", "今年")
 _TALLY_AFTER = re.compile(
-    r"\s*(?:[，,]|整整|已经|刚好|正好|快|都|有)*[\d一二两三四五六七八九十百千半]+个?(?:天|年|月|周|星期|礼拜)"
+    r"\s*(?:[，,]|整整|已经|刚好|正好|快|都|有)*[\d一二两三四五六七八九十百千半]+个?"
+    r"(?:天|年|月|周|星期|礼拜)(?!以?后)"
 )
 
 
@@ -384,7 +387,10 @@ def _compose(hits: list[Hit], ctx: Context) -> list[Hit]:
         m = _UNTIL_BEFORE.search(ctx.text, max(0, hit.start - 10), hit.start)
         if m is None and ctx.text.startswith("为止", hit.end):
             m = _UNTIL_AROUND.search(ctx.text, max(0, hit.start - 10), hit.start)
-        if m is None and not _TALLY_AFTER.match(ctx.text, hit.end):
+        tally = ctx.text[hit.start : hit.end] in _TALLY_NOW and _TALLY_AFTER.match(
+            ctx.text, hit.end
+        )
+        if m is None and not tally:
             m = _UNTIL_BARE.search(ctx.text, max(0, hit.start - 3), hit.start)
         if m is not None:
             out[k] = until(hit, m.start(), ctx.today)
