@@ -49,6 +49,7 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
         ("the doctor said I'm going up to 40mg", ("speaker", "", "medication", "40 mg", True)),
         ("we moved Dad from Elm Court to a flat", ("relation", "dad", "any", "elm court", False)),
         ("I've deferred Keele for a year", ("speaker", "", "any", "keele", False)),
+        ("the skin test says I'm not allergic after all", ("speaker", "", "allergy", "", False)),
     ],
 )
 def test_reads(text: str, expected: tuple[str, str, str, str, bool]) -> None:
@@ -129,6 +130,8 @@ def test_did_it_opens_news_not_a_question() -> None:
         ("没办法又买了台nova9", ("speaker", "", "phone_model", "nova9", True)),
         ("我堂弟去川大报到了", ("relation", "堂弟", "school", "川大", True)),
         ("我侄子去市二中报到了", ("relation", "侄子", "school", "市二中", True)),
+        ("在苏州待了快五年了", ("speaker", "", "residence", "苏州", True)),
+        ("阿玲辞职回长沙了", ("person", "阿玲", "residence", "长沙", True)),
     ],
 )
 def test_reads_zh(text: str, expected: tuple[str, str, str, str, bool]) -> None:
