@@ -103,10 +103,15 @@ def is_name(tokens: Sequence[Token], i: int) -> bool:
 def _bare_relation(tokens: Sequence[Token], i: int) -> bool:
     """A word only a relative is called, as the subject of its clause or a verb's object,
     and nobody else's: "sis moved", "mum's retiring", "took mum to the GP", "talked to sis";
-    not "Jake's mum", "his dad", "a dad joke", "thanks bro"."""
-    if tokens[i].text.lower() not in _words("bare_relations"):
-        return False
+    not "Jake's mum", "his dad", "a dad joke", "thanks bro"; and "the kids" (`the_relations`)
+    unless a place follows ("the kids' lessons"; not "the kids next door", "at school")."""
     prev = tokens[i - 1] if i else None
+    word = tokens[i].text.lower()
+    if prev is not None and prev.text.lower() == "the" and word in _words("the_relations"):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        return not (nxt is not None and (nxt.pos == "ADP" or nxt.text.lower() == "next"))
+    if word not in _words("bare_relations"):
+        return False
     if prev is not None and prev.pos == "VERB":  # a verb's object, not "thanks bro"
         return prev.text.lower() not in _words("bare_relation_not_after")
     if prev is not None and prev.pos == "ADP" and i > 1 and tokens[i - 2].pos == "VERB":
@@ -156,13 +161,7 @@ def mentioned(tokens: Sequence[Token]) -> list[str]:
                 out.append(relation)
             i = after[1] if after else i + 1
             continue
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        the_kids = (  # "the kids' lessons", not "the kids next door" or "the kids at school"
-            prev == "the"
-            and tokens[i].text.lower() in _words("the_relations")
-            and not (nxt is not None and (nxt.pos == "ADP" or nxt.text.lower() == "next"))
-        )
-        if the_kids or _bare_relation(tokens, i):  # "sis moved", "the kids' lessons"
+        if _bare_relation(tokens, i):  # "sis moved", "mum's retiring", "the kids' lessons"
             out.append("relation:" + _full(tokens[i].text.lower()))
             i += 1
             continue

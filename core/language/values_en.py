@@ -49,7 +49,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
             not words and tok.pos == "VERB" and (_bare(tok, nxt) or _after_verb(clause, i))
         )
         linked = (joint and bool(words) and later) or inside
-        kept = tok.pos in _VALUE_POS or (tok.text.lower() in nominal and _titled(words, nxt))
+        kept = tok.pos in _VALUE_POS or (tok.text.lower() in nominal and _in_title(words, nxt))
         if tok.text == "." or not (kept or named or mislabelled or linked):
             break
         if words and tok.text.lower() in ends:
@@ -61,7 +61,7 @@ def value_at(clause: Sequence[Token], at: int) -> str:
     return " ".join(words).replace(" 's ", "'s ").strip(" .-'")
 
 
-def _titled(words: Sequence[str], nxt: Token | None) -> bool:
+def _in_title(words: Sequence[str], nxt: Token | None) -> bool:
     """Whether a word of `nominal_words` stands in a title: before a noun ("head chef") or
     after one, ending the phrase ("team lead at Monzo"; not "moved to Leeds head back")."""
     if nxt is not None and nxt.pos == "NOUN":

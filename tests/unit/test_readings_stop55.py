@@ -20,7 +20,6 @@ from bitemporal_core import default_extractor
 from bitemporal_core.language.claims_zh import claims_zh
 from bitemporal_core.language.people import mentioned
 from bitemporal_core.language.people_zh import zh_subject
-from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.temporal import default_resolver
 from bitemporal_core.language.topics import topic_claims_en
 from bitemporal_core.language.worthiness import MEMORY, category
@@ -28,10 +27,6 @@ from bitemporal_core.language.worthiness import MEMORY, category
 from ._readings import all_drafts, rows
 from ._readings import drafts as _drafts
 from ._readings import zh_drafts as _zh
-
-
-def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
-    return rows(drafts, lower=True)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +48,7 @@ def _read(drafts: list[ClaimDraft]) -> list[tuple[str, str, str, str, bool]]:
     ],
 )
 def test_reads(text: str, expected: tuple[str, str, str, str, bool]) -> None:
-    assert expected in _read(_drafts(text))
+    assert expected in rows(_drafts(text), lower=True)
 
 
 @pytest.mark.parametrize(
@@ -135,7 +130,7 @@ def test_did_it_opens_news_not_a_question() -> None:
     ],
 )
 def test_reads_zh(text: str, expected: tuple[str, str, str, str, bool]) -> None:
-    assert expected in _read(_zh(text))
+    assert expected in rows(_zh(text), lower=True)
 
 
 @pytest.mark.parametrize("text", ["老周被调走了", "同事小林天天加班，卷死了", "老板把小李叫走了"])
