@@ -53,6 +53,7 @@ from bitemporal_core.language.values_en import (
 __all__ = ["claims_en", "keys_of"]
 
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
+_NOMINAL_TAGS = frozenset({"NNS", "JJ"})  # "the books", "separate"; not "divorce"
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 
 
@@ -70,6 +71,7 @@ class _Item:
     kind: str  # "word", "*", "**", "{v}", "{s}"
     stem: str = ""
     pos: str | None = None
+    past: bool = False  # written as a past form: "booked" is not "the books", "separate"
 
 
 @attrs.frozen
@@ -102,7 +104,9 @@ def _item(word: str) -> _Item:
     if word in ("*", "**", "{v}", "{s}"):
         return _Item(word)
     text, _, pos = word.partition("/")
-    return _Item("word", text if text == _APOSTROPHE_S else _stem(text), pos or None)
+    if text == _APOSTROPHE_S:
+        return _Item("word", text, pos or None)
+    return _Item("word", _stem(text), pos or None, past=text.endswith("ed"))
 
 
 def _keys(clause: Sequence[Token], i: int) -> frozenset[str]:
@@ -231,8 +235,11 @@ def _match(
 
     def word_ok(item: _Item, j: int) -> bool:
         text, keys, pos = words[j]
-        if item.pos is not None and item.pos not in pos.split():
+        tags = pos.split()
+        if item.pos is not None and item.pos not in tags:
             return False  # a coarse tag ("VERB") or a fine one ("VBG": "seeing", not "see")
+        if item.past and not text.endswith("ed") and _NOMINAL_TAGS & set(tags):
+            return False
         return item.stem in keys and (text not in exceptions or text == item.stem)
 
     def walk(i: int, j: int) -> int | None:

@@ -309,6 +309,8 @@ def _claim(
     slot, positive = _slot_of(p, value), p.positive
     if not positive and re.match(slot_table()["cues"]["zh"]["ending_not_values"], value):
         value = ""  # 辞职回长沙了, 离职手续办完了: what follows the ending is no value of it
+    if positive and re.match(slot_table()["cues"]["zh"]["claim_not_values"], value):
+        return None  # 会员也没续: an adverb, no value
     spec = slot_table()["slots"][slot]
     latin = re.match(r"[ -~]+", value)  # 尾号2301的号码: 2301
     if latin and not _fits_zh(spec, value, p.source) and _fits_zh(spec, latin[0], p.source):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from bitemporal_core.language.extract import Token
-from bitemporal_core.language.slots import slot_table
+from bitemporal_core.language.slots import slot_table, topic_table
 
 __all__ = [
     "ZH_CLAUSES",
@@ -114,13 +114,15 @@ _PLAIN_BLOCKERS = ("hypothetical", "negation", "additive", "replacing", "past_st
 def _blockers() -> re.Pattern[str]:
     """Any English cue of the slot table's lists that changes what a statement says."""
     en = slot_table()["cues"]["en"]
-    return _whole_words([w for name in _PLAIN_BLOCKERS for w in en[name]])
+    lasting = topic_table()["en"]["block"]["continuity"]  # "Still monthly": it holds on
+    return _whole_words([*(w for name in _PLAIN_BLOCKERS for w in en[name]), *lasting])
 
 
 def plain_fragment(text: str) -> bool:
     """Whether an English fragment says nothing of its own about time or change: no wish,
-    negation, addition, replacement, past state or time word, no question, no digit ("CBT
-    mostly", not "maybe next year"), so joining it to the sentence before changes no claim."""
+    negation, addition, replacement, past state, continuity or time word, no question, no
+    digit ("CBT mostly", not "maybe next year" or "still monthly"), so joining it to the
+    sentence before changes no claim."""
     return (
         not text.rstrip().endswith("?")
         and not any(ch.isdigit() for ch in text)

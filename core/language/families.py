@@ -4,15 +4,13 @@ car), and a kind names what a question may call a thing by its brand."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
 from bitemporal_core.language.claims_en import keys_of
-from bitemporal_core.language.slots import slot_table
+from bitemporal_core.language.slots import slot_table, topic_table
 
 __all__ = [
     "brand_slot",
@@ -29,12 +27,9 @@ __all__ = [
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
-@cache
 def topics() -> dict[str, Any]:
     """The topic rule's cues and words (`data/topics.json`)."""
-    text = resources.files("bitemporal_core.language").joinpath("data/topics.json")
-    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return data
+    return topic_table()
 
 
 def _families() -> list[list[str]]:

@@ -288,6 +288,8 @@ def _named_first(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         return None
     if _plain(first.text) or first.text.lower() in _words("speaker"):
         return None
+    if first.tag == "NN" and not is_first_name(first.text):
+        return None  # "Office is mandatory now": a common noun, capitalised to open
     j = 1
     while j < start and clause[j].pos == "ADV":
         j += 1

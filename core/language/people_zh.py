@@ -138,9 +138,16 @@ def _named_head(head: str) -> str:
         and short.group(0)[-1] not in subjects["not_name_ends"]  # 秦也卖掉了: the car 秦, too
         and not _zh_time_word(head)  # 周二刚提的: Tuesday, no one named 周二
         and not head.startswith(tuple(subjects["not_name_words"]))  # 老板走了: the boss
+        and not _common_noun(head, short.group(0))  # 王者卸载了: the game, though 王 is a surname
     ):
         return short.group(0)
     return ""
+
+
+def _common_noun(head: str, name: str) -> bool:
+    """Whether the segmenter reads the text's first word as exactly `name`, a common noun."""
+    words = tag_words(normalise(head))
+    return bool(words) and words[0].norm == name and words[0].tag == "n"
 
 
 def _relations_said(scan: str) -> list[tuple[int, str]]:

@@ -26,6 +26,7 @@ __all__ = [
     "shaped_en",
     "slot_spec",
     "slot_table",
+    "topic_table",
 ]
 
 ANY = "any"
@@ -87,6 +88,14 @@ class ClaimDraft:
 def slot_table() -> dict[str, Any]:
     """The slot table (`data/slots.json`)."""
     text = resources.files("bitemporal_core.language").joinpath("data/slots.json")
+    data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def topic_table() -> dict[str, Any]:
+    """The topic rule's cues and words (`data/topics.json`)."""
+    text = resources.files("bitemporal_core.language").joinpath("data/topics.json")
     data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
     return data
 

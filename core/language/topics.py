@@ -55,6 +55,7 @@ SLOTLESS = frozenset({ABOUT, ANY, TOPIC})
 """The slots of claims that read no slot of the table: they are matched by what they name."""
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
+_WAS = frozenset({"was", "were"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 VERB = "v:"
@@ -101,6 +102,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     state, continuity, something that merely exists; a temporary state does not block an
     ended habit)."""
     out = []
+    was = _was_named(tokens)
     for clause, cue, said, ceased, before in _change_clauses(tokens):
         verb = next(
             (i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX") and t.text.isalpha()),
@@ -119,9 +121,11 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
             who = ("speaker", "")
         # what is done to the speaker is named after the verb ("Dan switched me to ...")
         said_of = clause if they_did or not done_to_me else clause[verb + 1 :]
-        named = _named_words(said_of, before if they_did or _points_back(cue) else ())
+        named = _named_words(said_of, before if they_did or _points_back(said) else ())
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         keys += tuple(k for k in keys_of(" ".join(completed(cue))) if k not in keys)
+        if keys and not ceased:
+            keys += tuple(k for k in keys_of(" ".join(was)) if k not in keys and k not in _stops())
         if not keys:
             continue
         # A change of a thing ("the stall sold out") is no one's, unless the clause says whose
@@ -162,6 +166,18 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
                 out.append(_draft("speaker", "", value, owned, cue))
         out.extend(_draft(kind, name, value, keys, cue) for kind, name in others)
     return tuple(out)
+
+
+def _was_named(tokens: Sequence[Token]) -> list[str]:
+    """The common nouns a statement's clause says were something before its verb "was" or
+    "were" ("these days it's cold brew, the macchiatos were too sweet"): beside a change, what
+    it replaced. Not a name: "Greg was off sick, so meetings got cancelled" changes no Greg."""
+    named: list[str] = []
+    for clause in clauses(tokens):
+        verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), None)
+        if verb is not None and norm(clause[verb].text) in _WAS:
+            named.extend(t.text for t in clause[:verb] if t.pos == "NOUN")  # not "Greg was"
+    return named
 
 
 def _object_is_speaker(clause: Sequence[Token], verb: int) -> bool:
@@ -216,8 +232,10 @@ def _named_words(clause: Sequence[Token], before: Sequence[Token]) -> list[str]:
     return [t.text for part in (clause, before) for i, t in enumerate(part) if _names(part, i)]
 
 
-def _points_back(cue: str) -> bool:
-    return cue in topics()["en"]["points_back"]
+def _points_back(said: str) -> bool:
+    """Whether a change clause says it replaces what the clause before named ("spin's on
+    hold, I've switched to pilates instead"), whichever cue it was found by."""
+    return bool(_has(topics()["en"]["points_back"], said))
 
 
 def _ended_head(clause: Sequence[Token], said: str, cue: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import attrs
 
+from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people_zh import zh_relatives, zh_says_i
 from bitemporal_core.language.slots import ABOUT, ANY, slot_table
@@ -77,11 +78,29 @@ def named_elsewhere(said: Said) -> Found:
     if not reach:
         return []
     said.read(reach)
+    subjects = [c.subject for c in said.claims if c.slot in (TOPIC, ANY)]
     found: Found = []
     for claim in reach:
-        named = [c for c in said.held(claim.subject) if names & {*c.claim.keys, *c.claim.context}]
+        said_names = names - _mentioned_after(said.text, claim.subject, subjects)
+        named = [
+            c for c in said.held(claim.subject) if said_names & {*c.claim.keys, *c.claim.context}
+        ]
         found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
     return found
+
+
+def _mentioned_after(text: str, other: str, subjects: Sequence[str]) -> set[str]:
+    """The other's own name when the statement says it only after its subject's, someone
+    else's: "Marcus switched to computer science, which Josh finds funny" reaches nothing
+    Josh holds by his name; "Leah and Sam called the wedding off" reaches Leah's wedding."""
+    low = text.lower()
+    own = set(keys_of(other.partition(":")[2]))
+    at = low.find(other.partition(":")[2]) if other.startswith("person:") else -1
+    for subject in subjects:
+        kind, _, name = subject.partition(":")
+        if kind != "speaker" and name and subject != other and 0 <= low.find(name) < at:
+            return own
+    return set()
 
 
 def named_kin(said: Said) -> Found:
