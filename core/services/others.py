@@ -78,29 +78,27 @@ def named_elsewhere(said: Said) -> Found:
     if not reach:
         return []
     said.read(reach)
-    subjects = [c.subject for c in said.claims if c.slot in (TOPIC, ANY)]
+    of_someone = any(
+        not c.subject.startswith("speaker:") for c in said.claims if c.slot in (TOPIC, ANY)
+    )
     found: Found = []
     for claim in reach:
-        said_names = names - _mentioned_after(said.text, claim.subject, subjects)
-        named = [
-            c for c in said.held(claim.subject) if said_names & {*c.claim.keys, *c.claim.context}
-        ]
+        named = [c for c in said.held(claim.subject) if _names(c.claim, claim, names, of_someone)]
         found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
     return found
 
 
-def _mentioned_after(text: str, other: str, subjects: Sequence[str]) -> set[str]:
-    """The other's own name when the statement says it only after its subject's, someone
-    else's: "Marcus switched to computer science, which Josh finds funny" reaches nothing
-    Josh holds by his name; "Leah and Sam called the wedding off" reaches Leah's wedding."""
-    low = text.lower()
-    own = set(keys_of(other.partition(":")[2]))
-    at = low.find(other.partition(":")[2]) if other.startswith("person:") else -1
-    for subject in subjects:
-        kind, _, name = subject.partition(":")
-        if kind != "speaker" and name and subject != other and 0 <= low.find(name) < at:
-            return own
-    return set()
+def _names(held: Claim, claim: Claim, names: Collection[str], of_someone: bool) -> bool:
+    """Whether another's claim is named by a change that reaches it: by a name said, but by
+    the other's own name alone, in a change said of someone, only when the change names
+    something of the claim's besides: "Marcus switched to computer science, which Josh finds
+    funny" reaches nothing Josh holds; "my mentor is Laura now, Chen's been seconded" reaches
+    Chen's mentoring; "Leah and Sam called the wedding off" Leah's wedding."""
+    said = {*held.keys, *held.context}
+    own = set(keys_of(claim.subject.partition(":")[2])) if of_someone else set()
+    if (set(names) - own) & said:
+        return True
+    return bool(set(names) & own & said) and bool((set(claim.keys) - set(names)) & said)
 
 
 def named_kin(said: Said) -> Found:
