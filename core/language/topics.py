@@ -102,8 +102,9 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     state, continuity, something that merely exists; a temporary state does not block an
     ended habit)."""
     out = []
-    was = _was_named(tokens)
-    for clause, cue, said, ceased, before in _change_clauses(tokens):
+    parts = list(clauses(tokens))
+    was: list[str] | None = None
+    for clause, cue, said, ceased, before in _change_clauses(tokens, parts):
         verb = next(
             (i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX") and t.text.isalpha()),
             len(clause),
@@ -125,6 +126,7 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
         keys = tuple(dict.fromkeys(k for k in keys_of(" ".join(named)) if k not in _stops()))
         keys += tuple(k for k in keys_of(" ".join(completed(cue))) if k not in keys)
         if keys and not ceased:
+            was = _was_named(parts) if was is None else was
             keys += tuple(k for k in keys_of(" ".join(was)) if k not in keys and k not in _stops())
         if not keys:
             continue
@@ -168,12 +170,12 @@ def topic_claims_en(tokens: Sequence[Token]) -> tuple[ClaimDraft, ...]:
     return tuple(out)
 
 
-def _was_named(tokens: Sequence[Token]) -> list[str]:
+def _was_named(parts: Sequence[Sequence[Token]]) -> list[str]:
     """The common nouns a statement's clause says were something before its verb "was" or
     "were" ("these days it's cold brew, the macchiatos were too sweet"): beside a change, what
     it replaced. Not a name: "Greg was off sick, so meetings got cancelled" changes no Greg."""
     named: list[str] = []
-    for clause in clauses(tokens):
+    for clause in parts:
         verb = next((i for i, t in enumerate(clause) if t.pos in ("VERB", "AUX")), None)
         if verb is not None and norm(clause[verb].text) in _WAS:
             named.extend(t.text for t in clause[:verb] if t.pos == "NOUN")  # not "Greg was"
@@ -189,19 +191,20 @@ def _object_is_speaker(clause: Sequence[Token], verb: int) -> bool:
 
 
 def _change_clauses(
-    tokens: Sequence[Token],
+    tokens: Sequence[Token], parts: Sequence[Sequence[Token]] | None = None
 ) -> Iterator[tuple[Sequence[Token], str, str, bool, Sequence[Token]]]:
     """Each clause of an English statement that says something changed, with its cue, its
     words, whether it is a habit ended for a while and the clause before it: none if the
     statement is blocked (an addition, a wish, a past state, continuity, something that
-    merely exists), and a temporary state blocks all but an ended habit and a start."""
+    merely exists), and a temporary state blocks all but an ended habit and a start. `parts`:
+    the statement's clauses, when the caller has split them already."""
     words = _cue_words(tokens)
     if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
         return
     temporary = bool(_has(dict(_blocks())["temporary"], words))
     spec = topics()["en"]
     before: Sequence[Token] = ()
-    for clause in clauses(tokens):
+    for clause in clauses(tokens) if parts is None else parts:
         ceased = ended_for(clause)
         said = " ".join(norm(t.text) for t in clause)
         cue = ceased or _has([*spec["change"], *spec["completes"]], said) or _ending(clause, said)

@@ -83,22 +83,26 @@ def named_elsewhere(said: Said) -> Found:
     )
     found: Found = []
     for claim in reach:
-        named = [c for c in said.held(claim.subject) if _names(c.claim, claim, names, of_someone)]
+        names_it = _naming(claim, names, of_someone)
+        named = [c for c in said.held(claim.subject) if names_it(c.claim)]
         found.extend((f, claim, claim.rule + " (named)") for f in retired_by(claim, named))
     return found
 
 
-def _names(held: Claim, claim: Claim, names: Collection[str], of_someone: bool) -> bool:
+def _naming(claim: Claim, names: Collection[str], of_someone: bool) -> Callable[[Claim], bool]:
     """Whether another's claim is named by a change that reaches it: by a name said, but by
     the other's own name alone, in a change said of someone, only when the change names
-    something of the claim's besides: "Marcus switched to computer science, which Josh finds
-    funny" reaches nothing Josh holds; "my mentor is Laura now, Chen's been seconded" reaches
-    Chen's mentoring; "Leah and Sam called the wedding off" Leah's wedding."""
-    said = {*held.keys, *held.context}
+    something of the claim's besides: "his flatmate Sam switched to history, which Leo finds
+    hilarious" reaches nothing Leo holds; "my buddy is Nell now, Ravi's been moved to Dublin"
+    reaches Ravi's being the buddy; "Tia and Jon called the wedding off" Tia's wedding."""
     own = set(keys_of(claim.subject.partition(":")[2])) if of_someone else set()
-    if (set(names) - own) & said:
-        return True
-    return bool(set(names) & own & said) and bool((set(claim.keys) - set(names)) & said)
+    by_others, by_own, besides = set(names) - own, set(names) & own, set(claim.keys) - set(names)
+
+    def names_it(held: Claim) -> bool:
+        said = {*held.keys, *held.context}
+        return bool(by_others & said) or (bool(by_own & said) and bool(besides & said))
+
+    return names_it
 
 
 def named_kin(said: Said) -> Found:
