@@ -10,7 +10,8 @@ blind at stop 51, tuned on from stop 52), `data/pairs_dev5.json` (written blind 
 read from stop 53), `data/pairs_dev6.json` (written blind at stop 53, read from stop 54),
 `data/pairs_dev7.json` (written blind at stop 54, read from stop 55),
 `data/pairs_dev8.json` (written blind at stop 55, read from stop 56),
-`data/pairs_dev9.json` (written blind at stop 56, not read) and the
+`data/pairs_dev9.json` (written blind at stop 56, read from stop 57),
+`data/pairs_dev10.json` (written blind at stop 57, not read) and the
 formation tests' `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
@@ -39,6 +40,7 @@ SETS = {
     "pairs_dev7": HERE / "data" / "pairs_dev7.json",
     "pairs_dev8": HERE / "data" / "pairs_dev8.json",
     "pairs_dev9": HERE / "data" / "pairs_dev9.json",
+    "pairs_dev10": HERE / "data" / "pairs_dev10.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
