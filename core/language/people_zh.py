@@ -224,8 +224,16 @@ def _zh_name(text: str) -> str:
     doubled = _doubled(first) and not (len(text) > end + 1 and text[end] == text[end + 1])
     if len(first) > 2 and (_prefixed(first) or first[0] in _AH):
         return text[:2]  # 小王升组长了, 阿杰升了: the name, then the verb joined to it
-    named = words[0].tag.startswith("nr") or _prefixed(first) or doubled
+    named = words[0].tag.startswith("nr") or _prefixed(first) or doubled or _pet_name(words[0])
     return text[:end] if named else ""
+
+
+def _pet_name(word: Word) -> bool:
+    """Whether a word is a name a friend is called by, 小/阿 + a character, that the
+    segmenter tags as an abbreviation or a descriptive word (小美, 小胖), not as a noun."""
+    subjects = slot_table()["subjects"]["zh"]
+    pet = len(word.norm) == 2 and word.norm[0] in subjects["name_prefixes"]
+    return pet and word.tag in subjects["pet_name_tags"]
 
 
 def _runs_into(words: Sequence[Word]) -> bool:

@@ -35,6 +35,7 @@ from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
     UNKEYED,
     Candidate,
+    entity_key,
     held_keys,
     may_retire,
     names_topic,
@@ -253,6 +254,10 @@ def plan_statements(
         topical = _topical(ctx, namespace, st, mentions, book, at)
         drafts = said_about(st, mentions, before)
         before = drafts[0] if drafts else None
+        pronouns = {d.subject for d in drafts if d.subject_kind == "pronoun"}
+        if pronouns:
+            kin = [entity_key(d.subject_kind, d.subject, speaker) for d in drafts]
+            mentions.lead(st.text, [k for k in kin if k.startswith("relation:")], pronouns)
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
             for d in drafts

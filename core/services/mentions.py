@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Sequence
 
 import attrs
 
@@ -44,6 +45,18 @@ class Mentions:
         if stored != self.recent:
             self.changed = True
         self.recent[:] = stored
+
+    def lead(self, text: str, relatives: Sequence[str], pronouns: Collection[str]) -> None:
+        """Make the relatives a statement names before its first he or she, of that
+        pronoun's gender, the latest mentioned: "Mum finally sold up and she's moved to
+        Devizes" is Mum's move, whoever was mentioned last before the statement."""
+        said = text.lower()
+        for pronoun in pronouns:
+            wanted, at = _gender(pronoun), _at(pronoun, said)
+            for key in relatives if wanted is not None and at >= 0 else ():
+                word = key.partition(":")[2]
+                if _gender(word) == wanted and 0 <= _at(word, said) < at:
+                    self.add(key)
 
     def alias(self, key: str) -> str:
         """The person a relative was named as ("my dad Pete"), or the one person mentioned
@@ -116,6 +129,14 @@ class Mentions:
             if plural != singular and not (wanted and known and known != wanted):
                 out.append(key)
         return out
+
+
+def _at(word: str, text: str) -> int:
+    """Where a word first stands in a text (a whole word in English), else -1."""
+    if not word.isascii():
+        return text.find(word)
+    found = re.search(rf"\b{re.escape(word)}\b", text)
+    return -1 if found is None else found.start()
 
 
 def _gender(word: str) -> str | None:
