@@ -35,7 +35,6 @@ from bitemporal_core.model import Claim, Fact
 from bitemporal_core.services.claims import (
     UNKEYED,
     Candidate,
-    entity_key,
     held_keys,
     may_retire,
     names_topic,
@@ -256,8 +255,8 @@ def plan_statements(
         before = drafts[0] if drafts else None
         pronouns = {d.subject for d in drafts if d.subject_kind == "pronoun"}
         if pronouns:
-            kin = [entity_key(d.subject_kind, d.subject, speaker) for d in drafts]
-            mentions.lead(st.text, [k for k in kin if k.startswith("relation:")], pronouns)
+            kin = [d.subject for d in drafts if d.subject_kind == "relation"]
+            mentions.lead(st.text, kin, pronouns)
         claims = [
             resolve(d, speaker=speaker, mentions=mentions, context=context, topical=topical)
             for d in drafts

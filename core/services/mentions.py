@@ -47,16 +47,16 @@ class Mentions:
         self.recent[:] = stored
 
     def lead(self, text: str, relatives: Sequence[str], pronouns: Collection[str]) -> None:
-        """Make the relatives a statement names before its first he or she, of that
-        pronoun's gender, the latest mentioned: "Mum finally sold up and she's moved to
-        Devizes" is Mum's move, whoever was mentioned last before the statement."""
+        """Make the relatives (relation words) a statement names before its first he or
+        she, of that pronoun's gender, the latest mentioned (as who they are known as):
+        "Mum finally sold up and she's moved to Devizes" is Mum's move, whoever was
+        mentioned last before the statement."""
         said = text.lower()
         for pronoun in pronouns:
             wanted, at = _gender(pronoun), _at(pronoun, said)
-            for key in relatives if wanted is not None and at >= 0 else ():
-                word = key.partition(":")[2]
+            for word in relatives if wanted is not None and at >= 0 else ():
                 if _gender(word) == wanted and 0 <= _at(word, said) < at:
-                    self.add(key)
+                    self.add(self.alias("relation:" + word))
 
     def alias(self, key: str) -> str:
         """The person a relative was named as ("my dad Pete"), or the one person mentioned

@@ -64,14 +64,17 @@ def test_does_not_read(text: str, slot: str) -> None:
 def test_a_relative_named_before_she_is_her() -> None:
     mentions = Mentions()
     mentions.add("person:jo")
-    mentions.lead("Gran sold up and she's moved to Penzance", ["relation:gran"], {"she"})
+    mentions.lead("Gran sold up and she's moved to Penzance", ["gran"], {"she"})
     assert mentions.pronoun("she") == "relation:gran"
     after = Mentions(recent=["person:jo"])
-    after.lead("She told gran she's moving", ["relation:gran"], {"she"})  # named after "she"
+    after.lead("She told gran she's moving", ["gran"], {"she"})  # named after "she"
     assert after.pronoun("she") == "person:jo"
     other = Mentions(recent=["person:jo"])
-    other.lead("Dad sold up and she's moved", ["relation:dad"], {"she"})  # not her gender
+    other.lead("Dad sold up and she's moved", ["dad"], {"she"})  # not her gender
     assert other.pronoun("she") == "person:jo"
+    known = Mentions(recent=["person:jo", "relation:gran=person:edna"])
+    known.lead("Gran sold up and she's moved", ["gran"], {"she"})  # as she is known
+    assert known.pronoun("she") == "person:edna"
 
 
 @pytest.mark.parametrize("head", ["小美", "小胖"])
