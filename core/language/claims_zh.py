@@ -315,6 +315,8 @@ def _claim(
     latin = re.match(r"[ -~]+", value)  # 尾号2301的号码: 2301
     if latin and not _fits_zh(spec, value, p.source) and _fits_zh(spec, latin[0], p.source):
         value = latin[0].strip()
+    if slot in slot_table()["cues"]["zh"]["trim_to_fit"] and not _fits_zh(spec, value, p.source):
+        value = _fitting_start(spec, value, p.source) or value  # 二甲双胍控糖: 二甲双胍
     if value in spec["zh"].get("not_values", ()) or not _fits_zh(spec, value, p.source):
         return None  # 我在家做饭: no employer; 手机号被封了: no number; 我是个急性子: no title
     if _other_brand(slot, value):
@@ -435,6 +437,13 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
             return False  # 现在在成都, a place's name: not 现在在公司
     pattern = zh.get("value_pattern")
     return not value or not isinstance(pattern, str) or re.search(pattern, value) is not None
+
+
+def _fitting_start(spec: dict[str, Any], value: str, source: str) -> str:
+    """The longest start of a value, up to the end of one of its words, that has the slot's
+    shape (二甲双胍控糖: the medicine, then what it is for), else ""."""
+    ends = sorted({w.end for w in tag_words(normalise(value))}, reverse=True)
+    return next((value[:end] for end in ends if _fits_zh(spec, value[:end], source)), "")
 
 
 def _runs_on(clause: str, m: re.Match[str], p: _Phrasing) -> bool:

@@ -4,7 +4,8 @@ its own, read only for a department's name ("on the finance team", not "the netb
 days", "been with X two years", "registered at X health centre" and "I'm with X surgery" are
 read; a relative named before "she" in the same statement is who "she" is; and in Chinese a
 friend's pet name (小胖) is a name, 一直待在 and 在...租了个 read a home only for a place name,
-and 想当年 frames a past state."""
+想当年 frames a past state, and a medicine said with what it is for (氨氯地平降压) is the
+medicine."""
 
 from __future__ import annotations
 
@@ -97,3 +98,8 @@ def test_a_home_by_its_place_zh() -> None:
 def test_back_then_is_past_zh() -> None:
     assert all(d.past for d in _zh("想当年我可是无肉不欢") if d.slot == "diet")
     assert any(d.slot == "diet" for d in _zh("想当年我可是无肉不欢"))
+
+
+def test_a_medicine_then_what_it_is_for_zh() -> None:
+    assert ("speaker", "", "medication", "氨氯地平", True) in rows(_zh("我在吃氨氯地平降压"))
+    assert "medication" not in {d.slot for d in _zh("我在吃火锅")}
