@@ -18,7 +18,7 @@ from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.clauses_en import clauses
 from bitemporal_core.language.cues_en import has_cue, hypothetical, negated, norm, passing
 from bitemporal_core.language.extract import Token
-from bitemporal_core.language.families import brand_slot, is_brand, topics
+from bitemporal_core.language.families import brand_slot, is_brand
 from bitemporal_core.language.people import (
     is_name,
     mentioned,
@@ -34,6 +34,7 @@ from bitemporal_core.language.slots import (
     shaped,
     slot_spec,
     slot_table,
+    topic_table,
 )
 from bitemporal_core.language.topics import change_cue_en
 from bitemporal_core.language.values_en import value_at
@@ -147,7 +148,7 @@ def _habit_verb(tok: Token) -> bool:
     """A verb that names what a statement is about ("I vape a lot", "I cycle to work"):
     not a light verb (`light_verbs` of `data/topics.json`). Only a statement that holds on
     carries it: a stopped one names what it ends by its nouns."""
-    return tok.pos == "VERB" and norm(tok.text) not in topics()["en"]["light_verbs"]
+    return tok.pos == "VERB" and norm(tok.text) not in topic_table()["en"]["light_verbs"]
 
 
 def _draft(
@@ -263,7 +264,7 @@ def _roles(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
 
 def _name_after(tokens: Sequence[Token], k: int) -> int:
     """Where the name after a role starts: "my boss, Linda", "my boyfriend is called Jake"."""
-    skip = set(topics()["en"]["role_links"])
+    skip = set(topic_table()["en"]["role_links"])
     while k < len(tokens) and (tokens[k].text == "," or norm(tokens[k].text) in skip):
         k += 1
     return k

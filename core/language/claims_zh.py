@@ -33,7 +33,7 @@ from bitemporal_core.language.claims_zh_cues import (
 from bitemporal_core.language.claims_zh_typed import acquired_claims, shaped_claims
 from bitemporal_core.language.clauses import ZH_CLAUSES
 from bitemporal_core.language.extract.chinese import Word, tag_words
-from bitemporal_core.language.families import brand_slot, topics
+from bitemporal_core.language.families import brand_slot
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people_zh import zh_prefixed_names, zh_subject, zh_thing_subject
 from bitemporal_core.language.slots import (
@@ -42,6 +42,7 @@ from bitemporal_core.language.slots import (
     overlaps,
     role_keyed,
     slot_table,
+    topic_table,
 )
 from bitemporal_core.language.topics import topic_claims_zh, verb_keys, zh_names, zh_terms
 
@@ -233,7 +234,7 @@ def _topic_subject(before: str) -> tuple[str, str] | None:
     found = zh_subject(head)
     if found is None or found[0] != "person":
         return found
-    stops = set(topics()["zh"]["stop_chars"])
+    stops = set(topic_table()["zh"]["stop_chars"])
     if (len(head) in (2, 3) and not set(head) & stops) or len(head) > len(found[1]):
         return found
     return None
@@ -278,7 +279,7 @@ def _not_cue(clause: str, at: int) -> bool:
     given away; `not_cues` of `topics.json`)."""
     return any(
         start <= at < start + len(word)
-        for word in topics()["zh"]["not_cues"]
+        for word in topic_table()["zh"]["not_cues"]
         for start in find_all(clause, word)
     )
 

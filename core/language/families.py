@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from typing import Any
 
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.slots import slot_table, topic_table
@@ -20,29 +19,23 @@ __all__ = [
     "family_heads",
     "in_family",
     "is_brand",
-    "topics",
     "zh_family_heads",
 ]
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
-def topics() -> dict[str, Any]:
-    """The topic rule's cues and words (`data/topics.json`)."""
-    return topic_table()
-
-
 def _families() -> list[list[str]]:
     """The word families, English then Chinese (brands under an English first word: 比亚迪
     is a car, for `category_words`)."""
-    families: list[list[str]] = [*topics()["en"]["families"], *topics()["zh"]["families"]]
+    families: list[list[str]] = [*topic_table()["en"]["families"], *topic_table()["zh"]["families"]]
     return families
 
 
 def category_slot(category: str) -> str:
     """The slot a family's first word names: itself, or the table's `category_slots`
     ("phone": the phone model)."""
-    slots: dict[str, str] = topics()["category_slots"]
+    slots: dict[str, str] = topic_table()["category_slots"]
     return slots.get(category, category)
 
 
@@ -63,7 +56,7 @@ def _kinds() -> list[list[str]]:
     """The families, then the `kinds`: words that name a kind of thing for
     `category_words` only, not a topic (a language: "French lessons" is no topic of "a
     French car")."""
-    return [*_families(), *topics()["en"]["kinds"]]
+    return [*_families(), *topic_table()["en"]["kinds"]]
 
 
 @cache

@@ -25,13 +25,19 @@ from bitemporal_core.language.families import (
     family_head,
     in_family,
     is_brand,
-    topics,
     zh_family_heads,
 )
 from bitemporal_core.language.normalise import normalise
 from bitemporal_core.language.people import is_speaker_word, mentioned, named_subject
 from bitemporal_core.language.people_zh import zh_called, zh_thing_subject
-from bitemporal_core.language.slots import ABOUT, ANY, ClaimDraft, role_slots, slot_table
+from bitemporal_core.language.slots import (
+    ABOUT,
+    ANY,
+    ClaimDraft,
+    role_slots,
+    slot_table,
+    topic_table,
+)
 from bitemporal_core.language.values_en import is_time
 
 __all__ = [
@@ -68,7 +74,7 @@ _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our", "ours"})
 
 @cache
 def _stops() -> frozenset[str]:
-    return frozenset(keys_of(" ".join(topics()["en"]["stop"])))
+    return frozenset(keys_of(" ".join(topic_table()["en"]["stop"])))
 
 
 def _has(cues: Iterable[str], words: str) -> str:
@@ -78,14 +84,14 @@ def _has(cues: Iterable[str], words: str) -> str:
 
 
 def _blocks() -> list[tuple[str, list[str]]]:
-    return list(topics()["en"]["block"].items())
+    return list(topic_table()["en"]["block"].items())
 
 
 def _cue_words(tokens: Sequence[Token]) -> str:
     """The words cues are looked for in: lowercase, contractions spelled out, and a degree
     word before an adjective or adverb dropped ("too pricey" is no "too")."""
-    degree = set(topics()["en"]["degree"])
-    times = set(topics()["en"]["not_degree_before"])  # "a work phone too now": an addition
+    degree = set(topic_table()["en"]["degree"])
+    times = set(topic_table()["en"]["not_degree_before"])  # "a work phone too now": an addition
     words = []
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -191,20 +197,20 @@ def _object_is_speaker(clause: Sequence[Token], verb: int) -> bool:
 
 
 def _change_clauses(
-    tokens: Sequence[Token], parts: Sequence[Sequence[Token]] | None = None
+    tokens: Sequence[Token], parts: Sequence[Sequence[Token]]
 ) -> Iterator[tuple[Sequence[Token], str, str, bool, Sequence[Token]]]:
     """Each clause of an English statement that says something changed, with its cue, its
     words, whether it is a habit ended for a while and the clause before it: none if the
     statement is blocked (an addition, a wish, a past state, continuity, something that
     merely exists), and a temporary state blocks all but an ended habit and a start. `parts`:
-    the statement's clauses, when the caller has split them already."""
+    the statement's clauses (`clauses`), split once by the caller."""
     words = _cue_words(tokens)
     if any(_has(group, words) for kind, group in _blocks() if kind != "temporary"):
         return
     temporary = bool(_has(dict(_blocks())["temporary"], words))
-    spec = topics()["en"]
+    spec = topic_table()["en"]
     before: Sequence[Token] = ()
-    for clause in clauses(tokens) if parts is None else parts:
+    for clause in parts:
         ceased = ended_for(clause)
         said = " ".join(norm(t.text) for t in clause)
         cue = ceased or _has([*spec["change"], *spec["completes"]], said) or _ending(clause, said)
@@ -218,7 +224,7 @@ def _ending(clause: Sequence[Token], said: str) -> str:
     """The cue by which a clause says its subject ended ("the Corolla's finally gone"), or
     "": not when a complement follows it ("dad's finally gone electric")."""
     padded, words = " " + said + " ", said.split()
-    for cue in topics()["en"]["ends_subject"]:
+    for cue in topic_table()["en"]["ends_subject"]:
         if " " + cue + " " not in padded:
             continue
         parts = cue.split()
@@ -238,7 +244,7 @@ def _named_words(clause: Sequence[Token], before: Sequence[Token]) -> list[str]:
 def _points_back(said: str) -> bool:
     """Whether a change clause says it replaces what the clause before named ("spin's on
     hold, I've switched to pilates instead"), whichever cue it was found by."""
-    return bool(_has(topics()["en"]["points_back"], said))
+    return bool(_has(topic_table()["en"]["points_back"], said))
 
 
 def _ended_head(clause: Sequence[Token], said: str, cue: str) -> str:
@@ -255,7 +261,9 @@ def _own_ending(who: tuple[str, str], ending: str) -> bool:
     """An ending a person makes of their own life, not of a thing of the speaker's: any said
     of a relative ("mum retired"), and one of `own_endings` said by name ("Dan and Aisha
     split up"; "Nemo died" may be the speaker's pet)."""
-    return who[0] == "relation" or (who[0] == "person" and ending in topics()["en"]["own_endings"])
+    return who[0] == "relation" or (
+        who[0] == "person" and ending in topic_table()["en"]["own_endings"]
+    )
 
 
 def _possessed(clause: Sequence[Token], verb: int) -> bool:
@@ -271,7 +279,7 @@ def _complement(clause: Sequence[Token], i: int) -> bool:
     """Whether word `i` completes the verb before it ("gone electric", "shut up")."""
     if i >= len(clause):
         return False
-    spec, word = topics()["en"], norm(clause[i].text)
+    spec, word = topic_table()["en"], norm(clause[i].text)
     if word in spec["not_after_ending"]:
         return True
     return (
@@ -292,20 +300,20 @@ def change_cue_en(tokens: Sequence[Token]) -> str:
 def _cue_of(tokens: tuple[Token, ...]) -> str:
     """`change_cue_en`, read once per statement: the event test of its `about` claim and
     the statement's analysis both ask."""
-    return next((cue for _, cue, _, _, _ in _change_clauses(tokens)), "")
+    return next((cue for _, cue, _, _, _ in _change_clauses(tokens, list(clauses(tokens)))), "")
 
 
 def completed(cue: str) -> tuple[str, ...]:
     """What a cue that completes a state names of it ("gave birth": pregnant; 出院: 住院),
     so that the state's statement shares a topic with it."""
-    spec = topics()
+    spec = topic_table()
     found: tuple[str, ...] = tuple(spec["en"]["completes"].get(cue, ()))
     return found or tuple(spec["zh"]["completes"].get(cue, ()))
 
 
 def ends_subject(cue: str) -> bool:
     """Whether a change cue ends its subject's part ("died", "retired", 退休, 关门)."""
-    spec = topics()
+    spec = topic_table()
     return cue in spec["en"]["ends_subject"] or cue in spec["zh"]["ends_subject"]
 
 
@@ -364,7 +372,7 @@ def _object_word(clause: Sequence[Token], i: int) -> bool:
         and i > 0
         and clause[i - 1].pos == "ADP"
         and (nxt is None or nxt.pos in ("PUNCT", "SCONJ", "CCONJ", "ADP"))
-        and norm(tok.text) not in topics()["en"]["not_objects"]
+        and norm(tok.text) not in topic_table()["en"]["not_objects"]
     )
 
 
@@ -384,21 +392,21 @@ def _draft(kind: str, subject: str, value: str, keys: tuple[str, ...], cue: str)
 
 def _change_cue_zh(clause: str) -> str:
     """The clause's first cue of a change, an ending of its subject or a completion, or ""."""
-    spec = topics()["zh"]
+    spec = topic_table()["zh"]
     return _zh_cue([*spec["change"], *spec["ends_subject"], *spec["completes"]], clause)
 
 
 def _frames_zh(clause: str) -> bool:
     """Whether a clause opens a temporary frame over itself and those after it (这周出差);
     an ending is no passing state though 今天 frames one (小林今天搬走了)."""
-    ending = _zh_cue(topics()["zh"]["ends_subject"], clause)
+    ending = _zh_cue(topic_table()["zh"]["ends_subject"], clause)
     return _blocked_zh(clause, scope="onward") and not ending
 
 
 def _zh_cue(cues: Iterable[str], text: str) -> str:
     """The first Chinese cue found in the text ("*": up to eight characters), or ""; the
     words of `not_cues` are no cue (送去修 is a repair, not 送去 "given away")."""
-    for word in topics()["zh"]["not_cues"]:
+    for word in topic_table()["zh"]["not_cues"]:
         text = text.replace(word, "")
     for cue in cues:
         if "*" in cue:
@@ -428,7 +436,7 @@ def zh_cue_words(cues: Iterable[str], text: str) -> bool:
 def _blocked_zh(text: str, *, scope: str = "statement") -> bool:
     """A block cue of the groups read in `scope` in the text: "statement" (the whole
     statement), "clause" (a change clause) or "onward" (a clause and those after it)."""
-    spec = topics()["zh"]
+    spec = topic_table()["zh"]
     for word in spec["not_block"]:  # 再也不 is "never again", no 也 of an addition
         text = text.replace(word, "")
     return any(
@@ -437,7 +445,7 @@ def _blocked_zh(text: str, *, scope: str = "statement") -> bool:
 
 
 def _scope(group: str) -> str:
-    spec = topics()["zh"]
+    spec = topic_table()["zh"]
     if group in spec["block_in_clause"]:
         return "clause"
     return "onward" if group in spec["block_onward"] else "statement"
@@ -459,7 +467,7 @@ def topic_claims_zh(
     setup: set[str] = set()  # what the clauses before a change named (印象笔记越来越难用，我...)
     framed = False  # a temporary cue frames its clause and those after it (这周出差，...)
     for clause in clauses_zh:
-        spec = topics()["zh"]
+        spec = topic_table()["zh"]
         framed = framed or _frames_zh(clause)
         cue = _change_cue_zh(clause)
         if not cue:  # 他俩终于被我说动了，哈尔滨的房子卖了: a pronoun or relative holds on
@@ -512,7 +520,7 @@ def verb_keys(words: Iterable[Word]) -> set[str]:
     """The verbs of these words as topic keys (`VERB` + the verb): a change prefix dropped
     or a negation (改喝 -> 喝, 不去 -> 去), a measured verb cut to its verb (喝一杯 -> 喝); light
     verbs (是, 有, 在, 要...) and complements (成, 掉) are no topic."""
-    spec = topics()["zh"]
+    spec = topic_table()["zh"]
     out = set()
     for w in words:
         if w.tag != "v":
@@ -530,14 +538,14 @@ def verb_keys(words: Iterable[Word]) -> set[str]:
 def zh_names(words: Iterable[Word]) -> set[str]:
     """The names among tagged words (places, people, brands: 成都, whose characters are stop
     characters of `zh_terms`), as topics."""
-    tags = set(topics()["zh"]["name_tags"])
+    tags = set(topic_table()["zh"]["name_tags"])
     return {w.norm for w in words if w.tag in tags and len(w.norm) >= 2}
 
 
 def _whole_name(key: str) -> set[str]:
     """A Chinese key no pair of which is a topic, as itself, unless it is all stop characters:
     a name whose characters are stop characters (吉他, 天猫: `zh_names`) still names it."""
-    stop_chars = set(topics()["zh"]["stop_chars"])
+    stop_chars = set(topic_table()["zh"]["stop_chars"])
     return {key} if len(key) >= 2 and set(key) - stop_chars else set()
 
 
@@ -545,7 +553,7 @@ def zh_terms(text: str) -> set[str]:
     """The topics a Chinese text names: its two-character stretches without a stop
     character or stop pair, its one-character topics (烟, 酒: `single_chars`) and its Latin
     words (lowercase)."""
-    spec = topics()["zh"]
+    spec = topic_table()["zh"]
     stop_chars, stop_pairs = set(spec["stop_chars"]), set(spec["stop_pairs"])
     out = {w.lower() for w in _LATIN.findall(text)}
     out |= {c for c in spec["single_chars"] if c in text}

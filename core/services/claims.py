@@ -15,7 +15,7 @@ import attrs
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims_en import keys_of as claim_keys
 from bitemporal_core.language.detect import has_han
-from bitemporal_core.language.families import brand_slot, family_heads, topics, zh_family_heads
+from bitemporal_core.language.families import brand_slot, family_heads, zh_family_heads
 from bitemporal_core.language.people_zh import zh_says_i
 from bitemporal_core.language.slots import (
     ABOUT,
@@ -29,6 +29,7 @@ from bitemporal_core.language.slots import (
     same_slots,
     slot_spec,
     slot_table,
+    topic_table,
 )
 from bitemporal_core.language.topics import SLOTLESS, TOPIC, topic_terms
 from bitemporal_core.language.values_en import is_time
@@ -437,7 +438,7 @@ def _told_apart(shared: set[str], new: set[str], old: set[str]) -> bool:
     """Whether two statements share only the heads of families whose `apart` words (in
     `topics.json`) one of them names and the other not: 手机号是移动的 and 宽带换成联通了 name a
     phone's carrier and a broadband's."""
-    apart = topics()["zh"]["apart"]
+    apart = topic_table()["zh"]["apart"]
     if not shared <= set(apart):
         return False
     return all(bool(set(apart[head]) & new) != bool(set(apart[head]) & old) for head in shared)
