@@ -14,6 +14,8 @@ from bitemporal_core.language.cues_en import (
     cue_in,
     denied,
     hypothetical,
+    lasting,
+    modal_had,
     negated,
     norm,
     passing,
@@ -25,11 +27,11 @@ from bitemporal_core.language.extract import Token
 from bitemporal_core.language.extract.terms import stem
 from bitemporal_core.language.people import (
     is_first_name,
-    is_speaker_word,
     named_by,
     owner_in,
     relation_words,
     role_holder,
+    speaker_owns,
     subject_of,
 )
 from bitemporal_core.language.slots import (
@@ -54,13 +56,14 @@ __all__ = ["claims_en", "keys_of"]
 
 _STATE_PAST = frozenset({"lived", "worked", "was", "were", "had", "drove", "studied", "played"})
 _NOMINAL_TAGS = frozenset({"NNS", "JJ"})  # "the books", "separate"; not "divorce"
+_NAMED = ("NOUN", "PROPN")
 _KEY_STOP = frozenset({"new", "old", "littl", "big", "small", "own", "secondhand", "place"})
 
 
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    low = norm(word)
-    return stem(low) or low
+    low = norm(word)  # "as" is no "a" ("start a club" is no "started as")
+    return low if low in slot_table()["cues"]["en"]["unstemmed"] else stem(low) or low
 
 
 @attrs.frozen
@@ -201,16 +204,9 @@ def _past(clause: Sequence[Token], found: _Found, value: str, upto: str) -> bool
     return cue_in("past_state", without("returned", upto)) or (
         not found.pattern.before  # "{v} was a false alarm": the verb is the phrasing's
         and (clause[start].text.lower() in _STATE_PAST or was_before(clause, start))
-        and not _modal_had(clause, start)
+        and not (modal_had(clause, start) or lasting(clause, start))
         and not cue_in("present", _said_by(clause, found, value))
     )
-
-
-def _modal_had(clause: Sequence[Token], start: int) -> bool:
-    """Whether "had to" opens the phrasing: an obligation, no past state ("we had to let Rex
-    go")."""
-    nxt = clause[start + 1].text.lower() if start + 1 < len(clause) else ""
-    return clause[start].text.lower() == "had" and nxt == "to"
 
 
 def _someone(words: Sequence[tuple[str, frozenset[str], str]], j: int) -> bool:
@@ -407,9 +403,9 @@ def _clause_claims(
         # A phrasing whose words say "me" or "my" is the speaker's ("they bumped me up to",
         # "Physio moved my appointment to"), as is a value before it that opens the clause
         # ("keto lasted about three weeks").
-        mine = any(is_speaker_word(t.text, possessive=True) for t in clause[start:end])
+        mine = any(speaker_owns(clause, i) for i in range(start, end))
         named = 0 <= found.subject_at < len(clause)  # "pulled our son out of": the son
-        if named and is_speaker_word(clause[found.subject_at].text, possessive=True):
+        if named and speaker_owns(clause, found.subject_at):
             named = False
         if pattern.speaker or (mine and not named):
             kind, subject = "speaker", ""
@@ -484,7 +480,8 @@ def _for_whom(clause: Sequence[Token], end: int) -> tuple[str, str] | None:
             continue
         j = i + 1 + (clause[i + 1].text.lower() in ("my", "our") and i + 2 < len(clause))
         low = clause[j].text.lower()
-        if low in relations or (is_first_name(low) and clause[j].pos in ("NOUN", "PROPN")):
+        owned = j + 1 < len(clause) and clause[j + 1].tag == "POS"  # "for my wife's family"
+        if not owned and (low in relations or (is_first_name(low) and clause[j].pos in _NAMED)):
             return named_by(clause, j)
     return None
 
@@ -525,7 +522,8 @@ def _own_value(clause: Sequence[Token], found: _Found) -> bool:
 
 
 def _start_of(clause: Sequence[Token], found: _Found) -> int:
-    """Where the subject search stops: before the value of "{v} is off", else the match."""
+    """Where the subject search stops: before the value of "{v} is off", or past an owner in
+    it ("my sister's wedding is off": the sister's); else the match."""
     if not found.pattern.before:
         return found.start
     i = found.start
@@ -533,7 +531,7 @@ def _start_of(clause: Sequence[Token], found: _Found) -> int:
         if _is_copula(clause, i - 1):  # "my husband's a Rangers fan": 's is "is"
             break
         i -= 1
-    return i
+    return found.start if any(t.tag == "POS" for t in clause[i : found.start]) else i
 
 
 def _is_copula(clause: Sequence[Token], i: int) -> bool:

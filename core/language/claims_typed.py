@@ -373,7 +373,8 @@ _TITLE_BREAKS = frozenset({":", "-", "–", "—"})
 def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
     """A new title said without a verb ("senior analyst as of today", "made it official:
     senior designer"): a rank and a title word (the slot table's `ranks`, `titles`) that open
-    the statement or follow a colon, at most two words apart; the speaker's."""
+    the statement or follow a colon, at most two words apart, or a title after an opener that
+    may stand alone ("officially Data Engineer"); the speaker's."""
     spec = slot_table()["slots"]["job_title"]["en"]
     ranks, titles, openers = set(spec["ranks"]), set(spec["titles"]), set(spec["title_openers"])
     words = [t.text.lower() for t in tokens]
@@ -382,13 +383,16 @@ def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         i = start
         while i < len(words) and words[i] in openers:
             i += 1
-        if i >= len(words) or words[i] not in ranks:
+        alone = i > start and words[i - 1] in spec["title_openers_alone"]
+        if i >= len(words) or not (words[i] in ranks or alone):
             continue
-        end = next((j for j in range(i + 1, min(i + 4, len(words))) if words[j] in titles), None)
+        first = i + (words[i] in ranks)
+        end = next((j for j in range(first, min(i + 4, len(words))) if words[j] in titles), None)
         if end is not None and all(t.pos in ("NOUN", "ADJ", "PROPN") for t in tokens[i + 1 : end]):
             value = " ".join(t.text for t in tokens[i : end + 1])
             yield _draft(tokens, i, "job_title", value, ("speaker", ""), "title:job_title")
     yield from _titled_now(tokens, words, ranks | titles)
+    yield from _titled_capitals(tokens, words, titles)
 
 
 _COPULAS = frozenset({"'s", "’s", "is", "'m", "’m", "am"})
@@ -463,6 +467,21 @@ def _titled_now(
         if all(t.pos in ("NOUN", "ADJ", "PROPN") or t.text.lower() in named | {"of"} for t in span):
             value = " ".join(t.text for t in span)
             yield _draft(tokens, k, "job_title", value, subject_of(tokens, k), "title:job_title")
+
+
+def _titled_capitals(
+    tokens: Sequence[Token], words: Sequence[str], titles: set[str]
+) -> Iterator[ClaimDraft]:
+    """A title said with capitals after "I'm" ("as of today I'm Growth Marketing Lead"):
+    words that each open with a capital, up to four, the last a title word; the speaker's."""
+    for k in range(1, len(words) - 1):
+        if words[k - 1] != "i" or words[k] not in ("'m", "’m", "am"):
+            continue
+        n = next((n for n, t in enumerate(tokens[k + 1 : k + 5]) if not t.text[:1].isupper()), 4)
+        span = tokens[k + 1 : k + 1 + n]
+        if span and span[-1].text.lower() in titles and len(span) >= 2:
+            value = " ".join(t.text for t in span)
+            yield _draft(tokens, k, "job_title", value, ("speaker", ""), "title:job_title")
 
 
 def _brand_owner(between: Sequence[Token], former: set[str]) -> tuple[str, str] | None:

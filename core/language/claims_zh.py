@@ -48,10 +48,11 @@ from bitemporal_core.language.topics import topic_claims_zh, verb_keys, zh_names
 
 __all__ = ["claims_zh"]
 
-_LASTED = re.compile(r"[一两二三四五六七八九十半几多\d]+(年|个月|天|周|礼拜)多?了?$")
+_LASTED = re.compile(r"第?[一两二三四五六七八九十半几多\d]+(年|个月|天|周|礼拜)多?了?$")
 _TAIL = "了啦呢吧啊呀的哦噢嘛"
 _LEAD = ":：,， 了"  # punctuation (and 了: 搬到了浦东) between a phrasing and its value
 _MAX_VALUE = 12
+_DIRECTED = re.compile(r"(?<=..)[去来]了$")
 _MAX_CLAIMS = 3  # of one clause
 
 
@@ -475,6 +476,7 @@ def _value(clause: str, m: re.Match[str], fixed: str | None, star: bool, slot: s
     shape = slot_table()["slots"][slot]["zh"].get("shape")
     whole = re.match(shape, after) if shape else None  # 手机号138 0571 2246: all of it
     value = star_value or (whole.group() if whole else after[:_MAX_VALUE])  # 新换了个号：186...
+    value = _DIRECTED.sub("", value.strip())  # 转到法学去了: 法学
     value = value.strip().rstrip(_TAIL).strip() or value.strip()
     value = _LASTED.sub("", value) or value  # 当副经理三年了: 副经理
     if value.strip(_TAIL):

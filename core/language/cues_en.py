@@ -18,6 +18,8 @@ __all__ = [
     "ended_for",
     "has_cue",
     "hypothetical",
+    "lasting",
+    "modal_had",
     "negated",
     "norm",
     "passing",
@@ -147,6 +149,24 @@ def was_before(clause: Sequence[Token], start: int) -> bool:
     cues = slot_table()["cues"]["en"]
     state = clause[start].tag != "VBN" or clause[start].text.lower() in cues["state_participles"]
     return bool(before) and before[-1] in cues["past_copulas"] and state
+
+
+def modal_had(clause: Sequence[Token], start: int) -> bool:
+    """Whether "had to" opens the phrasing: an obligation, no past state ("we had to let Rex
+    go")."""
+    nxt = clause[start + 1].text.lower() if start + 1 < len(clause) else ""
+    return clause[start].text.lower() == "had" and nxt == "to"
+
+
+def lasting(clause: Sequence[Token], start: int) -> bool:
+    """A perfect that lasts till now ("I've taught at Ashgrove for nine years"): a 'perfect_aux'
+    right before the phrasing and, after it, 'for' with a 'durations' word soon after."""
+    cues = slot_table()["cues"]["en"]
+    if start == 0 or clause[start - 1].text.lower() not in cues["perfect_aux"]:
+        return False
+    words = [t.text.lower() for t in clause[start:]]
+    fors = [i for i, w in enumerate(words) if w == "for"]
+    return any(set(words[i + 1 : i + 5]) & set(cues["durations"]) for i in fors)
 
 
 def passing(clause: Sequence[Token], words: str) -> bool:

@@ -460,6 +460,16 @@ def is_speaker_word(word: str, *, possessive: bool = False) -> bool:
     return low in _words("speaker_object") or (possessive and low in _words("speaker_possessive"))
 
 
+def speaker_owns(tokens: Sequence[Token], i: int) -> bool:
+    """Whether the word at `i` is the speaker (`is_speaker_word`, possessive too) and owns
+    what follows it: not the "my" of "my sister's wedding is off", the sister's."""
+    rel = tokens[i + 1].text.lower() if i + 1 < len(tokens) else ""
+    owned = i + 2 < len(tokens) and tokens[i + 2].tag == "POS"
+    return is_speaker_word(tokens[i].text, possessive=True) and not (
+        owned and rel in _words("relations")
+    )
+
+
 def share_a_name(a: str, b: str) -> bool:
     """Whether two English statements name one thing by name: a word capitalised inside
     one of them (not where a sentence starts) stands in the other ("the Harriers", "Dr

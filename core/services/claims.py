@@ -212,7 +212,8 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
       a car" by "I bought a Yaris");
     - an `about` claim (a statement no slot reads) retires nothing unless it ends something;
     - a `topic` claim (a change said about the things it names) retires the facts that
-      name one of them (`topics.py`), the three latest at most;
+      name one of them (`topics.py`), the three latest at most, but not one holding as a
+      slot's value the thing the change's clause opens with (`_goes_on`: it goes on);
     - an event told in the past tense is retired only by an ending that names what it
       names ("said goodbye to the fiat" ends "my fiat failed its MOT"), not by a change of
       topic: it happened, whatever changed since.
@@ -224,6 +225,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     if new.slot == TOPIC:  # a fact saying the same change again is a restatement, kept
         said = {c.fact_id for c in live if c.claim.slot == TOPIC and _same_keys(new, c.claim)}
         latest = sorted(states, key=lambda c: -c.recorded)
+        said |= {c.fact_id for c in latest if _goes_on(new, c.claim)}
         found = [c.fact_id for c in latest if c.fact_id not in said and _same_topic(new, c.claim)]
         return list(dict.fromkeys(found))[:_TOPIC_REACH]
     if new.mode == "add":  # "I also got a dog" ends only "I have no pets"
@@ -432,6 +434,21 @@ def _same_topic(new: Claim, old: Claim) -> bool:
     slot = _slot_topics(base) if base in _named_slots() else frozenset()
     shared = mine & (topic_terms(theirs) | slot)
     return bool(shared) and not _told_apart(shared, {*new.keys, *new.context}, set(theirs))
+
+
+def _goes_on(new: Claim, old: Claim) -> bool:
+    """A change said only by a word of now (`topics.json` 'now_cues') of a thing a fact holds
+    as its slot's value, the thing opening the change's clause ("Biscuit is now sleeping in
+    the baby's room"): what the thing does now; it goes on, so the fact holding it stands."""
+    if old.slot in (TOPIC, ABOUT) or not old.value or phrasing_of(new.rule) not in _now_cues():
+        return False
+    return new.value.lower().startswith(old.value.lower())
+
+
+@cache
+def _now_cues() -> frozenset[str]:
+    table = topic_table()
+    return frozenset(table["en"]["now_cues"] + table["zh"]["now_cues"])
 
 
 def _told_apart(shared: set[str], new: set[str], old: set[str]) -> bool:

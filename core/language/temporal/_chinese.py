@@ -429,6 +429,8 @@ def chinese_hits(text: str, said_at: datetime) -> list[Hit]:
     for h in ZH.find(ctx):
         if any(a <= h.start < b for a, b in titles) or _is_name(h, text):
             continue
+        if text[: h.start].endswith(tables.HABIT_MARKERS):
+            continue
         if text[: h.start].endswith(tables.LUNAR_MARKERS):
             h = attrs.evolve(h, blocked=True)  # a lunar date: hidden, not resolved
         hits.append(h)

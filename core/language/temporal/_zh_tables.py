@@ -64,6 +64,8 @@ def lunar_date(table: str, year: int) -> date | None:
 
 LUNAR_MARKERS = ("农历", "阴历", "旧历")
 """A date after one of these is a lunar date, which the rules do not convert (no time)."""
+HABIT_MARKERS = ("一到", "每到", "每逢")
+"""A time right after one of these comes round again and again (一到周末景区全是人): no date."""
 NAMING_VERBS = ("叫做", "名叫", "叫", "取名", "起名", "名字是", "名字叫", "外号")
 """A time word right after one of these is a name (我家的狗叫夏天)."""
 ORGANISATION_SUFFIXES = (
