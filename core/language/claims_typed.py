@@ -383,8 +383,10 @@ def _titled(tokens: Sequence[Token]) -> Iterator[ClaimDraft]:
         i = start
         while i < len(words) and words[i] in openers:
             i += 1
+        if i >= len(words):
+            continue
         alone = i > start and words[i - 1] in spec["title_openers_alone"]
-        if i >= len(words) or not (words[i] in ranks or alone):
+        if not (words[i] in ranks or (alone and tokens[i].pos in ("NOUN", "ADJ", "PROPN"))):
             continue
         first = i + (words[i] in ranks)
         end = next((j for j in range(first, min(i + 4, len(words))) if words[j] in titles), None)

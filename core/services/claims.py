@@ -213,7 +213,7 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     - an `about` claim (a statement no slot reads) retires nothing unless it ends something;
     - a `topic` claim (a change said about the things it names) retires the facts that
       name one of them (`topics.py`), the three latest at most, but not one holding as a
-      slot's value the thing the change's clause opens with (`_goes_on`: it goes on);
+      slot's value the thing a Chinese "now" clause opens with (`_goes_on`: it goes on);
     - an event told in the past tense is retired only by an ending that names what it
       names ("said goodbye to the fiat" ends "my fiat failed its MOT"), not by a change of
       topic: it happened, whatever changed since.
@@ -437,18 +437,14 @@ def _same_topic(new: Claim, old: Claim) -> bool:
 
 
 def _goes_on(new: Claim, old: Claim) -> bool:
-    """A change said only by a word of now (`topics.json` 'now_cues') of a thing a fact holds
-    as its slot's value, the thing opening the change's clause ("Biscuit is now sleeping in
-    the baby's room"): what the thing does now; it goes on, so the fact holding it stands."""
-    if old.slot in (TOPIC, ABOUT) or not old.value or phrasing_of(new.rule) not in _now_cues():
+    """A Chinese change said only by a word of now (`topics.json` 'now_cues') of a thing a
+    fact holds as its slot's value, the thing opening the change's clause (花卷现在天天追着它跑):
+    what the thing does now; it goes on, so the fact holding it stands. (An English topic's
+    value is its words, not its clause: "he can eat nuts now" opens with no nut.)"""
+    if old.slot in (TOPIC, ABOUT) or not old.value or not has_han(new.value):
         return False
-    return new.value.lower().startswith(old.value.lower())
-
-
-@cache
-def _now_cues() -> frozenset[str]:
-    table = topic_table()
-    return frozenset(table["en"]["now_cues"] + table["zh"]["now_cues"])
+    cue = phrasing_of(new.rule)
+    return cue in topic_table()["zh"]["now_cues"] and new.value.startswith(old.value)
 
 
 def _told_apart(shared: set[str], new: set[str], old: set[str]) -> bool:

@@ -88,7 +88,7 @@ def test_an_ending_without_a_value_ends_the_one_said_before_it() -> None:
         ("我女朋友是程序员", [("relationship", "恋爱"), ("job_title", "程序员")]),
         ("我现在早上改喝豆浆", [("drink", "豆浆")]),
         ("现在都去公司旁边的超级猩猩上团课了", [("gym", "公司旁边的超级猩猩")]),
-        ("他被猎头挖去小红书做内容策划了", [("employer", "小红书")]),
+        ("他被猎头挖去小红书做内容策划了", [("employer", "小红书"), ("job_title", "内容策划")]),
     ],
 )
 def test_chinese_readings(text: str, expected: list[tuple[str, str]]) -> None:
