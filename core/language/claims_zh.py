@@ -428,8 +428,10 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     dose = slot_table()["cues"]["zh"]["dose"]
     if source in dose["phrasings"]:  # 医生让加到75了: an amount, the medicine's dose
         return re.fullmatch(dose["shape"], value) is not None
-    shaped = zh.get("shaped")
-    if shaped and source in shaped["phrasings"]:
+    found = zh.get("shaped", [])
+    for shaped in found if isinstance(found, list) else [found]:  # one entry, or a list
+        if source not in shaped["phrasings"]:
+            continue
         words = tag_words(normalise(value)) if value else []
         if not re.search(shaped["shape"], value) or (
             len(words) == 1 and words[0].tag in shaped.get("not_tags", ())

@@ -74,6 +74,10 @@ def zh_subject(before: str) -> tuple[str, str] | None:
         name = _zh_name(rest)
         if name and not rest[len(name) :].startswith("叫"):  # 我家柯基叫旺财: a kind
             return "person", name
+    group = next((g for g in subjects["groups"] if head.startswith(g)), "")
+    named = _named_head(head[len(group) :].removeprefix("的")) if group else ""
+    if named:  # 我们组小吴: the colleague named, not the speaker
+        return "person", named
     aliases = subjects["relation_aliases"]
     scan = head  # 朋友圈 (WeChat Moments) names no friend: `not_relations` masked
     for word in subjects["not_relations"]:
@@ -127,6 +131,7 @@ def _named_head(head: str) -> str:
         and (named[0] in starts or _doubled(named))
         and not any(word in unmasked for word in subjects["speaker"])
         and not named.startswith(tuple(subjects["not_name_words"]))
+        and not head[len(named) :].startswith(tuple(subjects["place_after_name"]))
     ):
         return named
     short = _ZH_NAME.match(head)
@@ -140,7 +145,7 @@ def _named_head(head: str) -> str:
         and not head.startswith(tuple(subjects["not_name_words"]))  # 老板走了: the boss
         and not _common_noun(head, short.group(0))  # 王者卸载了: the game, though 王 is a surname
     ):
-        return short.group(0)
+        return head[:2] if _prefixed(head[:2]) else short.group(0)  # 老刘一直: 老刘
     return ""
 
 
@@ -319,8 +324,9 @@ def zh_thing_subject(before: str, *, listed: bool = True) -> bool:
         if head.startswith(word):
             head = head[len(word) :].removeprefix("的")
             break
-    if head.startswith(tuple(subjects["things"])):
-        return listed
+    thing = next((w for w in subjects["things"] if head.startswith(w)), "")
+    if thing:  # not 我们部门老刘: a colleague of the speaker's group
+        return listed and not _named_head(head[len(thing) :].removeprefix("的"))
     if head != before.strip():
         return False  # the speaker's (我出院以后搬到了苏州): a thing of theirs is in `things`
     words = tag_words(normalise(head)) if head else []  # 救助站搬到了: a place, by its suffix

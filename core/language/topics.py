@@ -523,6 +523,9 @@ def verb_keys(words: Iterable[Word]) -> set[str]:
     spec = topic_table()["zh"]
     out = set()
     for w in words:
+        split = _split_verb(w.norm)
+        if split and split not in spec["light_verbs"]:
+            out.add(VERB + split)
         if w.tag != "v":
             continue
         verb = w.norm
@@ -533,6 +536,15 @@ def verb_keys(words: Iterable[Word]) -> set[str]:
         if verb not in spec["light_verbs"] and _CJK.fullmatch(verb):
             out.add(VERB + verb)
     return out
+
+
+def _split_verb(word: str) -> str:
+    """The verb of a word of a verb and its object, which a sentence may say apart (爬山:
+    鱼好久没钓了 -> 钓), else ""."""
+    if len(word) != 2 or not _CJK.fullmatch(word):
+        return ""
+    verb, thing = (tag_words(c) for c in word)
+    return word[0] if verb and thing and verb[0].tag == "v" and thing[0].tag == "n" else ""
 
 
 def zh_names(words: Iterable[Word]) -> set[str]:

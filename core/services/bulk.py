@@ -24,9 +24,10 @@ from bitemporal_core.language.claims import names_a_date
 from bitemporal_core.language.detect import check_language
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import UNSET, Fact
+from bitemporal_core.services.book import Book
 from bitemporal_core.services.commit import check_ahead, commit
 from bitemporal_core.services.context import Services
-from bitemporal_core.services.formation import TALK, Book, Planned, plan_statements, worthiness
+from bitemporal_core.services.formation import TALK, Planned, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
 from bitemporal_core.services.mentions import Mentions
 from bitemporal_core.services.supersession import ends_at, llm_kinds_many, truncated

@@ -7,6 +7,7 @@ applies the decisions; the stream benchmark can run them without a store.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from functools import cache
 
@@ -159,9 +160,12 @@ class Candidate:
     recorded: float  # when the fact was recorded (epoch seconds), for "the latest"
 
 
+_CLOCK = re.compile(r"(?i)\d{1,2}([:.]\d{2})?\s?([ap]\.?m\.?)?$")  # a time of day
+
+
 def _same_value(a: Claim, b: Claim) -> bool:
-    if not a.keys or not b.keys:
-        return a.value.lower() == b.value.lower()
+    if not a.keys or not b.keys or (_CLOCK.match(a.value) and _CLOCK.match(b.value)):
+        return a.value.lower() == b.value.lower()  # 8 is no part of 8:30
     x, y = set(a.keys), set(b.keys)
     return x <= y or y <= x
 

@@ -19,7 +19,7 @@ from datetime import datetime
 import attrs
 
 from bitemporal_core.backends.port import NewClaim, RecallScope
-from bitemporal_core.errors import BackendError, ReadOnlyStore
+from bitemporal_core.errors import BackendError
 from bitemporal_core.language.analysis import Analysed
 from bitemporal_core.language.claims import claim_context
 from bitemporal_core.language.claims_en import keys_of as claim_keys
@@ -32,9 +32,9 @@ from bitemporal_core.language.slots import ClaimDraft
 from bitemporal_core.language.topics import TOPIC, ends_subject
 from bitemporal_core.language.worthiness import MEMORY
 from bitemporal_core.model import Claim, Fact
+from bitemporal_core.services.book import Book
 from bitemporal_core.services.claims import (
     UNKEYED,
-    Candidate,
     held_keys,
     may_retire,
     names_topic,
@@ -43,7 +43,6 @@ from bitemporal_core.services.claims import (
     retired_by,
     said_about,
     topic_keys,
-    wanted_keys,
 )
 from bitemporal_core.services.context import Services
 from bitemporal_core.services.llm_tasks import decide_updates, worth_remembering
@@ -51,7 +50,7 @@ from bitemporal_core.services.mentions import Mentions
 from bitemporal_core.services.named import ended_by_name, vacated
 from bitemporal_core.services.others import Said, ended_by_others
 
-__all__ = ["MAX_PLANNED", "TALK", "Book", "Planned", "Retire", "plan_statements"]
+__all__ = ["MAX_PLANNED", "TALK", "Planned", "Retire", "plan_statements"]
 
 _log = logging.getLogger(__name__)
 
@@ -89,98 +88,6 @@ class Planned:
     keep: bool
     claims: tuple[NewClaim, ...] = ()
     retire: tuple[Retire, ...] = ()
-
-
-@attrs.define
-class Book:
-    """The current facts holding claims, by subject, as one write call sees them: read from
-    the engine (the claims a new claim may retire, under the lookup keys not read yet), then
-    changed by each statement planned (`pending`: planned, not written yet)."""
-
-    loaded: set[str] = attrs.field(factory=set)  # lookup keys (subjects, unkeyed) read
-    unkeyed: bool = False  # a namespace written before claims had keys: read by subject
-    facts: dict[str, Fact] = attrs.field(factory=dict)
-    claims: dict[str, list[tuple[str, Claim]]] = attrs.field(factory=dict)  # subject -> facts
-    pending: set[str] = attrs.field(factory=set)
-    gone: set[str] = attrs.field(factory=set)  # retired by this call
-    order: dict[str, float] = attrs.field(factory=dict)
-    held: set[tuple[str, Claim]] = attrs.field(factory=set)  # the pairs in `claims`
-
-    def load(self, rows: Sequence[tuple[Fact, Claim]]) -> None:
-        for fact, claim in rows:
-            if fact.id in self.gone:
-                continue
-            if fact.id not in self.facts or fact.id in self.pending:
-                self.facts[fact.id] = fact
-                self.order[fact.id] = fact.recorded_at.timestamp()
-            if (fact.id, claim) not in self.held:
-                self.held.add((fact.id, claim))
-                self.claims.setdefault(claim.subject, []).append((fact.id, claim))
-
-    def ensure(self, ctx: Services, namespace: str, claims: Sequence[Claim], at: datetime) -> None:
-        """Read what these claims may retire and was not read yet: the held claims under
-        their lookup keys (`claims.wanted_keys`, one engine read), so the read is bounded by
-        what it finds, not by all that was said of the subject. A namespace written before
-        claims had keys has its claims filed under keys first (once); on a read-only store,
-        everything held about their subjects is read instead."""
-        if not self.unkeyed:
-            keys = [k for c in claims for k in wanted_keys(c) if k not in self.loaded]
-            if not keys:
-                return
-            rows = ctx.facts.keyed_claims(namespace, list(dict.fromkeys(keys)), at)
-            if rows is None and _filed(ctx, namespace):
-                rows = ctx.facts.keyed_claims(namespace, list(dict.fromkeys(keys)), at)
-            if rows is not None:
-                self.load(rows)
-                self.loaded.update(keys)
-                return
-            self.unkeyed, self.loaded = True, set()
-        missing = [s for s in dict.fromkeys(c.subject for c in claims) if s not in self.loaded]
-        if missing:
-            self.load(ctx.facts.claims(namespace, missing, at))
-            self.loaded.update(missing)
-
-    def forget_loaded(self) -> None:
-        """Read every subject again on its next use (after a write of what was pending)."""
-        self.loaded.clear()
-        self.pending.clear()
-        self.gone.clear()
-
-    def candidates(self, subject: str) -> list[Candidate]:
-        found = [
-            Candidate(fact_id=f, claim=c, recorded=self.order.get(f, 0.0))
-            for f, c in self.claims.get(subject, ())
-            if f in self.facts or f in self.pending
-        ]
-        return sorted(found, key=lambda c: -c.recorded)
-
-    def retire(self, fact_id: str) -> None:
-        self.gone.add(fact_id)
-        self.facts.pop(fact_id, None)
-        self.pending.discard(fact_id)
-        for held in self.claims.values():
-            self.held.difference_update((f, c) for f, c in held if f == fact_id)
-            held[:] = [(f, c) for f, c in held if f != fact_id]
-
-    def add(self, fact_id: str, claims: Sequence[Claim], order: float) -> None:
-        self.pending.add(fact_id)
-        self.order[fact_id] = order
-        for claim in claims:
-            self.held.add((fact_id, claim))
-            self.claims.setdefault(claim.subject, []).append((fact_id, claim))
-
-
-def _filed(ctx: Services, namespace: str) -> bool:
-    """File the claims of a namespace written before claims had keys under their keys
-    (`claims.held_keys`), once; False when it cannot be (a read-only store)."""
-    try:
-        found = ctx.upkeep.unkeyed_claims(namespace)
-        if found is not None:
-            ctx.upkeep.file_claims(namespace, {i: held_keys(claim) for i, claim in found})
-            _log.info("filed %d claims of namespace %r under lookup keys", len(found), namespace)
-    except ReadOnlyStore:
-        return False
-    return True
 
 
 def mentions_for(ctx: Services, namespace: str, statements: Sequence[Analysed]) -> Mentions:
@@ -263,7 +170,8 @@ def plan_statements(
         ]
         # Most statements of a chat hold only claims that retire nothing offline: their
         # subject's facts (which grow with the conversation) are not read for them.
-        needed = [c for c in claims if ctx.llm is not None or may_retire(c)]
+        as_kin = mentions.as_kin(claims)
+        needed = [c for c in [*claims, *as_kin] if ctx.llm is not None or may_retire(c)]
         if updates != "off" and needed:
             book.ensure(ctx, namespace, needed, at)
         said = _Said(
@@ -271,6 +179,7 @@ def plan_statements(
             namespace=namespace,
             st=st,
             claims=claims,
+            kin=as_kin,
             book=book,
             at=at,
             speaker=speaker,
@@ -356,6 +265,7 @@ class _Said:
     speaker: str | None
     mentions: Mentions
     known: frozenset[str] = frozenset()  # who was mentioned before the statement
+    kin: Sequence[Claim] = ()  # the claims again as of the relative named ("my brother Callum")
 
     @property
     def scope(self) -> RecallScope:
@@ -368,10 +278,11 @@ def _retirements(s: _Said) -> list[Retire]:
     configured and answers, else the offline rules' (the later claim acting last; facts of
     others only when its own subject held nothing: `services.others`)."""
     book = s.book
-    kept = {f for c in s.claims for f in restated(c, book.candidates(c.subject))}
+    own = [*s.claims, *s.kin]  # what was said of "my brother" is Callum's too, once named
+    kept = {f for c in own for f in restated(c, book.candidates(c.subject))}
     by_rule = [
         (fact_id, claim, claim.rule)
-        for claim in s.claims
+        for claim in own
         for fact_id in retired_by(claim, book.candidates(claim.subject))
         if not (claim.slot == TOPIC and fact_id in kept)
     ] or _others(s)

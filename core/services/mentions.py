@@ -11,6 +11,7 @@ import attrs
 from bitemporal_core.language.people import nickname_of
 from bitemporal_core.language.people_zh import zh_alias_opening
 from bitemporal_core.language.slots import slot_table
+from bitemporal_core.model import Claim
 
 __all__ = ["SINGULAR_PRONOUNS", "Mentions"]
 
@@ -57,6 +58,12 @@ class Mentions:
             for word in relatives if wanted is not None and at >= 0 else ():
                 if _gender(word) == wanted and 0 <= _at(word, said) < at:
                     self.add(self.alias("relation:" + word))
+
+    def as_kin(self, claims: Sequence[Claim]) -> list[Claim]:
+        """The claims of someone named as a relative ("my brother Callum") said again of the
+        relative, so that they meet what was said of "my sister" before she was named."""
+        named = {a.split("=", 1)[1]: a.split("=", 1)[0] for a in self.recent if "=" in a}
+        return [attrs.evolve(c, subject=named[c.subject]) for c in claims if c.subject in named]
 
     def alias(self, key: str) -> str:
         """The person a relative was named as ("my dad Pete"), or the one person mentioned

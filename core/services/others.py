@@ -17,7 +17,7 @@ import attrs
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people_zh import zh_relatives, zh_says_i
-from bitemporal_core.language.slots import ABOUT, ANY, slot_table
+from bitemporal_core.language.slots import ABOUT, ANY, slot_table, topic_table
 from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.model import Claim
 from bitemporal_core.services.claims import Candidate, may_retire, retired_by
@@ -184,24 +184,34 @@ def ended_for_other(said: Said) -> Found:
     the statement names (or points back to with a pronoun) who holds it (学而思那个班退了，给女儿
     找了个数学老师: the daughter's class; 钢琴不学了 老师说他坐不住: the son's); a Chinese
     statement that names no one, not even 我, may be of any of the latest people mentioned
-    (芭蕾不学了 after 我女儿在学芭蕾)."""
+    (芭蕾不学了 after 我女儿在学芭蕾). A topic's stop said with no subject (游泳课停了，闺女嫌水冷:
+    `stops` of `topics.json`) reaches only someone the statement names."""
     found: Found = []
     words = set(_WORDS.findall(said.text.lower())) & _PRONOUNS  # 老师说他坐不住: the son
     pointed = [k for w in sorted(words) for k in said.mentions.referents(w)]
     named = [*said.people, *zh_relatives(said.text)]
     others = [said.mentions.alias(p) for p in named if "=" not in p] + pointed
+    stops = bool(others)  # a topic's stop (游泳课停了) reaches only one the statement names
     if not others and has_han(said.text) and not zh_says_i(said.text):
         others = [k for k in said.mentions.recent if "=" not in k][:_UNNAMED]  # 跆拳道不学了
     for claim in said.claims:
-        if not claim.subject.startswith("speaker:") or claim.slot in (TOPIC, ABOUT):
+        if not claim.subject.startswith("speaker:") or claim.slot == ABOUT:
             continue
-        if claim.positive or not claim.keys or not may_retire(claim):
+        if claim.slot == TOPIC and not (stops and _a_stop(claim)):
+            continue
+        if (claim.positive and claim.slot != TOPIC) or not claim.keys or not may_retire(claim):
             continue
         hits = _holders(said, claim, [o for o in dict.fromkeys(others) if o != claim.subject])
         if len(hits) == 1:
             retired, as_other = next(iter(hits.values()))
             found.extend((f, as_other, as_other.rule + " (theirs)") for f in retired)
     return found
+
+
+def _a_stop(claim: Claim) -> bool:
+    """Whether a topic claim's change cue stops what it names (`topics.json`, zh `stops`)."""
+    cue = claim.rule.partition("'")[2].rstrip("'")
+    return cue in topic_table()["zh"]["stops"]
 
 
 def _holders(

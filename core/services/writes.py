@@ -18,10 +18,11 @@ from bitemporal_core.common.times import check_interval, utcnow
 from bitemporal_core.errors import MessageConflict, NotCurrent, NotFound, SupersededFact
 from bitemporal_core.language.claims import names_a_date
 from bitemporal_core.model import UNSET, Fact, Lineage, Message, Turn, Unset
+from bitemporal_core.services.book import Book
 from bitemporal_core.services.bulk import remember_batch, repeat_of
 from bitemporal_core.services.commit import commit
 from bitemporal_core.services.context import Services
-from bitemporal_core.services.formation import Book, mentions_for, plan_statements, worthiness
+from bitemporal_core.services.formation import mentions_for, plan_statements, worthiness
 from bitemporal_core.services.items import Item, prepare_item
 from bitemporal_core.services.lifecycle import forget_citing
 from bitemporal_core.services.supersession import (

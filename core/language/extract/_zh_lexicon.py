@@ -101,6 +101,9 @@ TAG_OVERRIDES: dict[str, str] = {
 VERB_HEADS: frozenset[str] = frozenset("吃喝坐看买开打做玩听学养住搬读写记骑喂穿戴弹唱跳泡逛租订")
 """A three-character dictionary word made of one of these verbs and a noun is split into the
 verb and its object: 吃火锅 -> 吃 火锅, 喝咖啡 -> 喝 咖啡, 打电话 -> 打 电话."""
+NAME_GLUE: frozenset[str] = frozenset("在说去也都就还又要把被跟")
+"""A three-character name the dictionary does not know ending in one of these is a name of two
+glued to the word after it by the HMM (筱筱在厦门 -> 筱筱 在 厦门)."""
 PRONOUN_HEADS: frozenset[str] = frozenset("我你他她它")
 """A word the dictionary does not know starting with one of these is the pronoun glued to a
 verb by the HMM (我想学 -> 我 想学)."""

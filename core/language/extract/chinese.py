@@ -170,13 +170,18 @@ def _upos(word: str, tag: str) -> str:
 
 def _split(seg: _Segmenter | _Runs, text: str, tag: str) -> list[tuple[str, str]]:
     """A word split again where the dictionary glued a verb to its object (吃火锅) or the HMM
-    glued a pronoun to a verb (我想学)."""
+    glued a pronoun to a verb (我想学) or a name to the word after it (筱筱在)."""
     if len(text) == 3 and text[0] in lex.VERB_HEADS:
         rest = seg.tag(text[1:])
         if len(rest) == 1 and rest[0][1] in lex.CONCEPT_TAGS:
             return [(text[0], "v"), *rest]
     if len(text) > 1 and text[0] in lex.PRONOUN_HEADS and not seg.known(text):
         return [(text[0], "r"), *seg.tag(text[1:])]
+    if len(text) == 3 and text[2] in lex.NAME_GLUE and not seg.known(text):
+        if tag.startswith("nr"):
+            return [(text[:2], "nr"), *seg.tag(text[2])]  # 筱筱在厦门: 筱筱 | 在
+        if text[0] == text[1]:
+            return [*seg.tag(text[:2]), *seg.tag(text[2])]  # 筱筱在, tagged a preposition
     return [(text, tag)]
 
 
