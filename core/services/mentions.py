@@ -61,7 +61,7 @@ class Mentions:
 
     def as_kin(self, claims: Sequence[Claim]) -> list[Claim]:
         """The claims of someone named as a relative ("my brother Callum") said again of the
-        relative, so that they meet what was said of "my sister" before she was named."""
+        relative, so that they meet what was said of "my brother" before he was named."""
         named = {a.split("=", 1)[1]: a.split("=", 1)[0] for a in self.recent if "=" in a}
         return [attrs.evolve(c, subject=named[c.subject]) for c in claims if c.subject in named]
 

@@ -179,9 +179,9 @@ def _split(seg: _Segmenter | _Runs, text: str, tag: str) -> list[tuple[str, str]
         return [(text[0], "r"), *seg.tag(text[1:])]
     if len(text) == 3 and text[2] in lex.NAME_GLUE and not seg.known(text):
         if tag.startswith("nr"):
-            return [(text[:2], "nr"), *seg.tag(text[2])]  # 筱筱在厦门: 筱筱 | 在
+            return [(text[:2], "nr"), *seg.tag(text[2])]  # a name joined to 在, 说...
         if text[0] == text[1]:
-            return [*seg.tag(text[:2]), *seg.tag(text[2])]  # 筱筱在, tagged a preposition
+            return [*seg.tag(text[:2]), *seg.tag(text[2])]  # 筱筱在厦门: 筱筱 | 在
     return [(text, tag)]
 
 
