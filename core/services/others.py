@@ -17,7 +17,7 @@ import attrs
 from bitemporal_core.language.claims_en import keys_of
 from bitemporal_core.language.detect import has_han
 from bitemporal_core.language.people_zh import zh_relatives, zh_says_i
-from bitemporal_core.language.slots import ABOUT, ANY, slot_table, topic_table
+from bitemporal_core.language.slots import ABOUT, ANY, phrasing_of, slot_table, topic_table
 from bitemporal_core.language.topics import TOPIC
 from bitemporal_core.model import Claim
 from bitemporal_core.services.claims import Candidate, may_retire, retired_by
@@ -210,8 +210,7 @@ def ended_for_other(said: Said) -> Found:
 
 def _a_stop(claim: Claim) -> bool:
     """Whether a topic claim's change cue stops what it names (`topics.json`, zh `stops`)."""
-    cue = claim.rule.partition("'")[2].rstrip("'")
-    return cue in topic_table()["zh"]["stops"]
+    return phrasing_of(claim.rule) in topic_table()["zh"]["stops"]
 
 
 def _holders(
