@@ -13,7 +13,8 @@ read from stop 53), `data/pairs_dev6.json` (written blind at stop 53, read from 
 `data/pairs_dev9.json` (written blind at stop 56, read from stop 57),
 `data/pairs_dev10.json` (written blind at stop 57, read from stop 58),
 `data/pairs_dev11.json` (written blind at stop 58, read from stop 59),
-`data/pairs_dev12.json` (written blind at stop 59, not read) and the
+`data/pairs_dev12.json` (written blind at stop 59, read from stop 60),
+`data/pairs_dev13.json` (written blind at stop 60, not read) and the
 formation tests' `tests/contract/data/simple_pairs.json`.
 
     .venv/bin/python benchmarks/quality/pairs.py [--set NAME ...] [--out PATH]
@@ -45,6 +46,7 @@ SETS = {
     "pairs_dev10": HERE / "data" / "pairs_dev10.json",
     "pairs_dev11": HERE / "data" / "pairs_dev11.json",
     "pairs_dev12": HERE / "data" / "pairs_dev12.json",
+    "pairs_dev13": HERE / "data" / "pairs_dev13.json",
     "simple_pairs": HERE.parents[1] / "tests" / "contract" / "data" / "simple_pairs.json",
 }
 T0 = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)

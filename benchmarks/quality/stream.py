@@ -35,7 +35,8 @@ untouched (read from stop 55); `--set dev32` at the start of stop 55, measured u
 (read from stop 56); `--set dev33` at the start of stop 56, measured untouched (read from
 stop 57); `--set dev34` at the start of stop 57, measured untouched (read from stop 58);
 `--set dev35` at the start of stop 58, measured untouched (read from stop 59); `--set dev36` at
-the start of stop 59, measured untouched and not read.
+the start of stop 59, measured untouched (read from stop 60); `--set dev37` at the start of
+stop 60, measured untouched and not read.
 `--set holdout` replays
 `stream_holdout_*.jsonl`, written by someone who never read the rules and not tuned on.
 
@@ -53,7 +54,7 @@ them is on an unmarked line. Prints the table, writes `benchmarks/quality/STREAM
 (`STREAM_CHECK.md`, `STREAM_HOLDOUT.md` for the other sets); asserts nothing, exits 0.
 
     .venv/bin/python benchmarks/quality/stream.py [--engine ladybug|neo4j]
-        [--set dev|dev2|...|dev36|check|holdout] [--paths remember,...]
+        [--set dev|dev2|...|dev37|check|holdout] [--paths remember,...]
         [--langs en,zh]
 """
 
@@ -113,6 +114,7 @@ SETS = {
     "dev34": ("stream_dev34_{}.jsonl", HERE / "STREAM_DEV34.md"),
     "dev35": ("stream_dev35_{}.jsonl", HERE / "STREAM_DEV35.md"),
     "dev36": ("stream_dev36_{}.jsonl", HERE / "STREAM_DEV36.md"),
+    "dev37": ("stream_dev37_{}.jsonl", HERE / "STREAM_DEV37.md"),
     "check": ("stream_check_{}.jsonl", HERE / "STREAM_CHECK.md"),
     "holdout": ("stream_holdout_{}.jsonl", HERE / "STREAM_HOLDOUT.md"),
 }
@@ -120,7 +122,7 @@ PATHS = ("remember", "langchain", "llamaindex")
 UNTUNED = {
     "holdout": "held back, never tuned on).",
     "dev18": "written at the start of a round by a writer who read no rule, not tuned on).",
-    "dev36": "written at the start of a round by a writer who read no rule, not tuned on).",
+    "dev37": "written at the start of a round by a writer who read no rule, not tuned on).",
 }
 """The sets whose misses no rule was written from (the rest are development sets)."""
 COMMAND = ".venv/bin/python benchmarks/quality/stream.py"
