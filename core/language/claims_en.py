@@ -34,6 +34,7 @@ from bitemporal_core.language.people import (
     speaker_owns,
     subject_of,
 )
+from bitemporal_core.language.places import is_place
 from bitemporal_core.language.slots import (
     ANY,
     ClaimDraft,
@@ -558,8 +559,10 @@ def _fits(pattern: _Pattern, value: str) -> bool:
     if shape and not re.match(shape, value):
         return False
     for phrased in shaped_en(pattern.slot):
-        if pattern.source in phrased["phrasings"] and not re.search(phrased["shape"], value):
-            return False  # "i'm on sertraline 50mg", not "i'm on nights"
+        if pattern.source in phrased["phrasings"] and not (
+            re.search(phrased["shape"], value) and (not phrased.get("places") or is_place(value))
+        ):
+            return False  # "i'm on sertraline 50mg", not "i'm on nights"; "this york flat"
     cues = slot_table()["cues"]["en"]
     for amount in (cues["money"], cues["dose"]):
         if pattern.slot in amount["not_of"] and re.match(amount["shape"], value):

@@ -235,6 +235,8 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
         if low in _words("speaker_possessive") and nxt is not None:
             rel = _relation(head, i + 1)
             return rel if rel is not None else ("speaker", "")
+        if i == 0 and _dropped_apostrophe(low, nxt):
+            return "relation", _full(low[:-1])
         if low in _words("relations"):
             pair = _pair(head, i)
             named = None if pair else _relation(clause, i)  # "cousin Amira's party"
@@ -253,6 +255,19 @@ def _subject(clause: Sequence[Token], start: int) -> tuple[str, str] | None:
                 return "speaker", ""
             return "person", found[0]
     return _named_first(clause, start)
+
+
+def _dropped_apostrophe(low: str, nxt: Token | None) -> bool:
+    """A relative's word and an "'s" written without the apostrophe, opening a clause before
+    a word that no plural takes as its verb ("dads out fishing", "mums been poorly"; not
+    "dads are")."""
+    return (
+        low.endswith("s")
+        and low[:-1] in _words("bare_relations")
+        and nxt is not None
+        and nxt.pos in ("ADV", "ADP", "VERB", "ADJ")
+        and nxt.tag not in ("VBP", "VBD")
+    )
 
 
 def _after_object_marker(head: Sequence[Token], i: int) -> bool:
@@ -347,6 +362,10 @@ def _relation(tokens: Sequence[Token], i: int) -> tuple[str, str] | None:
     """ "my sister" -> relation; "my brother Tom", "my manager, Linda," -> the person
     (adjectives skipped, unless one names the relative: "our eldest Maisie")."""
     relations = _words("relations")
+    pairs = slot_table()["subjects"]["en"]["relation_pairs"]  # "my other half"
+    pair = " ".join(t.text.lower() for t in tokens[i : i + 2])
+    if pair in pairs:
+        return "relation", str(pairs[pair])
     while i < len(tokens) and tokens[i].pos == "ADJ" and tokens[i].text.lower() not in relations:
         i += 1
     if i >= len(tokens) or tokens[i].text.lower() not in relations:

@@ -89,6 +89,11 @@ def slot_table() -> dict[str, Any]:
     """The slot table (`data/slots.json`)."""
     text = resources.files("bitemporal_core.language").joinpath("data/slots.json")
     data: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    frames = data["cues"]["en"]["abstinence"]["frames"]
+    for spec in data["slots"].values():  # "no cigarettes", "off the booze": a habit ends
+        en = spec.get("en", {})
+        made = [f.replace("{w}", w) for w in en.get("abstained", ()) for f in frames]
+        en["end"] = [*en.get("end", ()), *(m for m in made if m not in en.get("end", ()))]
     return data
 
 

@@ -86,10 +86,13 @@ def _after_called(clause: Sequence[Token], i: int) -> int:
     """Where a value named after what it is starts ("a guy called Mr Patel", "some company
     called Harbour Lettings": the slot table's `called_kinds` and `calling_words`), else `i`."""
     cues = slot_table()["cues"]["en"]
+    for k in range(i, min(i + 5, len(clause) - 2)):  # "a small design studio called X"
+        kind = clause[k].text.lower() in cues["called_kinds"]
+        if kind and clause[k + 1].text.lower() in cues["calling_words"]:
+            return k + 2
+        if clause[k].pos not in ("DET", "ADJ", "NOUN"):
+            break
     j = i + (i < len(clause) and clause[i].pos in ("DET", "ADJ"))
-    kind = j + 2 < len(clause) and clause[j].text.lower() in cues["called_kinds"]
-    if kind and clause[j + 1].text.lower() in cues["calling_words"]:
-        return j + 2
     person = j + 1 < len(clause) and clause[j].text.lower() in cues["called_people"]
     return j + 1 if person and is_first_name(clause[j + 1].text) else i  # "this guy ben"
 

@@ -206,7 +206,9 @@ def retired_by(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
     - a claim on a single-valued slot retires a passing state of another value of it
       ("using my brother's old samsung for now" by "got my own phone, an iPhone 15");
       nor does an addition ("also", "another");
-    - a claim on a single-valued slot retires the facts holding another value of that slot;
+    - a claim on a single-valued slot retires the facts holding another value of that slot,
+      or, said as a change where none holds it, the latest fact no slot read that names the
+      slot's kind;
     - a negated or stopped claim retires those it ends: any value of a single-valued slot,
       the related ones (or the only one) of a many-valued slot, and in any slot the facts
       whose value it names ("I'm no longer doing the Italian lessons");
@@ -313,10 +315,23 @@ def _slot_topics(slot: str) -> frozenset[str]:
 def _names_slot(new: Claim, old: Claim) -> bool:
     """A claim ending a whole slot names the topic of a fact no slot read ("a glass of wine
     most evenings" for "I've stopped drinking")."""
-    if not _ends_slot(new) or old.slot != ABOUT:
-        return False
-    kind = _slot_topics(new.slot) | _kind_of(new.slot)  # a role's Chinese words too (咨询)
-    return bool(kind & topic_terms((*old.keys, *old.context)))
+    return _ends_slot(new) and _names_kind(new.slot, old)
+
+
+def _names_kind(slot: str, old: Claim) -> bool:
+    """An `about` claim naming the kind of thing a slot holds (a role's Chinese words too:
+    咨询)."""
+    kind = _slot_topics(slot) | _kind_of(slot)
+    return old.slot == ABOUT and bool(kind & topic_terms((*old.keys, *old.context)))
+
+
+def _unread_of_slot(new: Claim, held: Sequence[Candidate]) -> list[str]:
+    """A change said outright of a slot no fact holds replaces the latest fact no slot read
+    that names the slot's kind ("took out home insurance with one firm" by "switched my
+    home insurance to another")."""
+    read = {c.fact_id for c in held if c.claim.slot not in (ABOUT, TOPIC)}
+    named = [c for c in held if c.fact_id not in read and _names_kind(new.slot, c.claim)]
+    return [max(named, key=lambda c: c.recorded).fact_id] if named else []
 
 
 def restated(new: Claim, candidates: Sequence[Candidate]) -> list[str]:
@@ -344,7 +359,8 @@ def _positive(new: Claim, held: Sequence[Candidate]) -> list[str]:
     same = [c for c in held if _own_slot(c.claim) == new.slot]
     if new.single:
         kind = [c.fact_id for c in held if new.mode != "add" and _kind_named(new, c.claim)]
-        return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind
+        unread = _unread_of_slot(new, held) if not same and new.mode == "replace" else []
+        return [c.fact_id for c in same if not _same_value(new, c.claim)] + kind + unread
     if len(same) == 1 and dose_only(new.value, new.rule) and not _same_value(new, same[0].claim):
         return [same[0].fact_id]  # "upped me to 150mg": the one medicine's dose
     if new.mode == "replace":  # the kin slot's too: 手术推迟到月底 moves 手术约在3月12号

@@ -20,3 +20,10 @@ def say(store: MemoryStore, ns: str, *lines: str) -> None:
     """Remember each line a day after the one before, from `T0`."""
     for i, line in enumerate(lines):
         store.remember(line, namespace=ns, at=T0 + timedelta(days=i))
+
+
+def still_true(store: MemoryStore, old: str, new: str) -> tuple[bool, set[str]]:
+    """Say `old` then `new` in a fresh namespace: whether `old` is still true, and what is."""
+    say(store, "u", old, new)
+    current = texts(store, "u")
+    return old in current, current
