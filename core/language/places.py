@@ -20,15 +20,12 @@ _LEADING = ("the ", "new ")  # "the new truro flat": the place is truro
 
 
 @cache
-def _names() -> tuple[frozenset[str], frozenset[str]]:
-    """The names written any way, and those that are places only when capitalised."""
+def _names() -> frozenset[str]:
+    """The names that are places however written: not those marked "=", English words that
+    name a place only when capitalised (which `is_place` takes as a place anyway)."""
     text = resources.files("bitemporal_core.language").joinpath("data", "places.txt")
-    plain: set[str] = set()
-    worded: set[str] = set()
-    for line in text.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            (worded if line.startswith("=") else plain).add(line.lstrip("="))
-    return frozenset(plain), frozenset(worded)
+    lines = text.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and line[0] not in "#=")
 
 
 def is_place(value: str) -> bool:
@@ -42,6 +39,6 @@ def is_place(value: str) -> bool:
         return True
     lowered = text.lower()
     for lead in _LEADING:
-        if lowered.startswith(lead) and lowered[len(lead) :] in _names()[0]:
+        if lowered.startswith(lead) and lowered[len(lead) :] in _names():
             return True
-    return lowered in _names()[0]
+    return lowered in _names()
