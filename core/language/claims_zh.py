@@ -41,6 +41,7 @@ from bitemporal_core.language.slots import (
     ClaimDraft,
     overlaps,
     role_keyed,
+    shaped_of,
     slot_table,
     topic_table,
 )
@@ -428,8 +429,7 @@ def _fits_zh(spec: dict[str, Any], value: str, source: str) -> bool:
     dose = slot_table()["cues"]["zh"]["dose"]
     if source in dose["phrasings"]:  # 医生让加到75了: an amount, the medicine's dose
         return re.fullmatch(dose["shape"], value) is not None
-    found = zh.get("shaped", [])
-    for shaped in found if isinstance(found, list) else [found]:  # one entry, or a list
+    for shaped in shaped_of(spec, "zh"):
         if source not in shaped["phrasings"]:
             continue
         words = tag_words(normalise(value)) if value else []

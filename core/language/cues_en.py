@@ -7,10 +7,12 @@ passing state, a comparison or a state in the past.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from bitemporal_core.language.extract import Token
+from bitemporal_core.language.extract._lexicon import NUMBER_WORDS
 from bitemporal_core.language.slots import slot_table
 
 __all__ = [
@@ -70,11 +72,18 @@ def hypothetical(words: str, *, conditional: bool = True) -> bool:
 
 def without(cue_group: str, words: str) -> str:
     """The words with the cues of a group taken out ("joseph 's back in the uk" is a
-    return, not "back in" the past)."""
+    return, not "back in" the past); a cue's "{n}" is a number ("on about {n}": "on about
+    ten a day" is an amount, not "on about" a plan)."""
     padded = " " + words + " "
     for cue in slot_table()["cues"]["en"][cue_group]:
-        padded = padded.replace(" " + cue + " ", " _ ")
+        if "{n}" in cue:
+            padded = re.sub(" " + re.escape(cue).replace(r"\{n\}", _NUMBER) + " ", " _ ", padded)
+        else:
+            padded = padded.replace(" " + cue + " ", " _ ")
     return padded.strip()
+
+
+_NUMBER = r"(?:\d[\d.,]*|half|" + "|".join(sorted(NUMBER_WORDS)) + ")"
 
 
 def negated(clause: Sequence[Token], start: int, end: int) -> bool:

@@ -24,6 +24,7 @@ __all__ = [
     "same_slots",
     "shaped",
     "shaped_en",
+    "shaped_of",
     "slot_spec",
     "slot_table",
     "topic_table",
@@ -207,9 +208,14 @@ def shaped(slot: str, value: str) -> bool:
 
 
 def shaped_en(slot: str) -> list[dict[str, Any]]:
-    """A slot's English `shaped` entries (one, or a list), each a shape and the phrasings that
-    read a value only of that shape (a medicine's name or dose: not "i'm on nights")."""
-    found = slot_table()["slots"][slot]["en"].get("shaped", [])
+    """A slot's English `shaped` entries, each a shape and the phrasings that read a value
+    only of that shape (a medicine's name or dose: not "i'm on nights")."""
+    return shaped_of(slot_table()["slots"][slot], "en")
+
+
+def shaped_of(spec: dict[str, Any], language: str) -> list[dict[str, Any]]:
+    """The `shaped` entries of a slot's spec in a language: one entry, or a list."""
+    found = spec.get(language, {}).get("shaped", [])
     return found if isinstance(found, list) else [found]
 
 

@@ -33,7 +33,7 @@ from bitemporal_core.language.slots import (
     topic_table,
 )
 from bitemporal_core.language.topics import SLOTLESS, TOPIC, topic_terms
-from bitemporal_core.language.values_en import is_time
+from bitemporal_core.language.values_en import clock_time, is_time
 from bitemporal_core.model import Claim
 from bitemporal_core.services.mentions import SINGULAR_PRONOUNS, Mentions
 
@@ -160,11 +160,13 @@ class Candidate:
     recorded: float  # when the fact was recorded (epoch seconds), for "the latest"
 
 
-_CLOCK = re.compile(r"(?i)\d{1,2}([:.]\d{2})?\s?([ap]\.?m\.?)?$")  # a time of day
+def _of_day(value: str) -> bool:
+    """A time of day: a clock time ("8:30", "7pm") or an hour alone ("8")."""
+    return clock_time(value) or re.fullmatch(r"\d{1,2}", value.strip()) is not None
 
 
 def _same_value(a: Claim, b: Claim) -> bool:
-    if not a.keys or not b.keys or (_CLOCK.match(a.value) and _CLOCK.match(b.value)):
+    if not a.keys or not b.keys or (_of_day(a.value) and _of_day(b.value)):
         return a.value.lower() == b.value.lower()  # 8 is no part of 8:30
     x, y = set(a.keys), set(b.keys)
     return x <= y or y <= x
